@@ -1,0 +1,68 @@
+# zsmalloc/zram series: build, boot and test a patched Linux 6.12 in QEMU.
+#
+#   make run     boot the patched kernel with zram swap under memory pressure
+#   make test    debug kernel: KUnit, zram kselftests, verified swap workload
+#
+# Variables: TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
+#   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
+# See README.md.
+
+TREE    ?= patched
+FLAVOUR ?= vm
+CPUS    ?= 2
+MEM     ?= 512
+ALGO    ?= lz4
+PREEMPT ?= full
+H       := scripts/host
+OUT      = build/out/$(TREE)-$(FLAVOUR)
+
+export CPUS MEM ACCEL TIMEOUT
+
+.PHONY: all setup tree tree-if-missing export kernel initramfs run test parse \
+	bench-zsmalloc clean help
+all: help
+
+help:
+	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+
+setup:
+	@sh $(H)/setup.sh
+
+# Reset build/linux to base + patches/ (refuses if it has uncommitted changes).
+tree: setup
+	@sh $(H)/tree.sh apply
+
+tree-if-missing: setup
+	@[ -d build/linux/.git ] || sh $(H)/tree.sh apply
+	@sh $(H)/tree.sh base
+
+# Write the tree's commits on top of base back to patches/.
+export:
+	@sh $(H)/tree.sh export
+
+kernel: tree-if-missing
+	@sh $(H)/kernel.sh $(TREE) $(FLAVOUR)
+
+initramfs: tree-if-missing
+	@sh $(H)/initramfs.sh $(TREE) $(FLAVOUR)
+
+run: kernel initramfs
+	@APPEND="preempt=$(PREEMPT) harness.algo=$(ALGO) $(APPEND)" \
+		sh $(H)/vm.sh $(TREE) $(FLAVOUR) run; rc=$$?; \
+	echo "---- report ($(OUT)/run/report.log)"; \
+	grep -v '^HARNESS' $(OUT)/run/report.log; \
+	sh $(H)/parse.sh $(OUT)/run >/dev/null || rc=1; \
+	cat $(OUT)/run/summary; exit $$rc
+
+test: FLAVOUR = debug
+test: kernel initramfs
+	@APPEND="preempt=$(PREEMPT) $(APPEND)" TIMEOUT=$${TIMEOUT:-2400} \
+		sh $(H)/vm.sh $(TREE) $(FLAVOUR) test; \
+	sh $(H)/parse.sh $(OUT)/test
+
+# Re-judge a finished run from its saved logs: make parse RUN=build/out/...
+parse:
+	@sh $(H)/parse.sh $(RUN)
+
+clean:
+	rm -rf build/out build/initramfs

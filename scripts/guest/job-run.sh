@@ -1,0 +1,4 @@
+#!/bin/sh
+# The main job: zram swap under memory pressure, with data verified.
+echo "run: kernel $(uname -r), $(nproc) CPUs, $(cat /sys/kernel/debug/sched/preempt 2>/dev/null)"
+exec /harness/swap-workload.sh

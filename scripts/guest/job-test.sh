@@ -1,0 +1,35 @@
+#!/bin/sh
+# The test job: the KUnit suites ran at boot (the host reads them from the
+# console); here the zram kselftests and the verified swap workload.
+. /harness/lib.sh
+echo "test: kernel $(uname -r), $(nproc) CPUs"
+
+case "${HARNESS_INJECT:-}" in
+fail) fail "injected failure (harness.inject=fail)" ;;
+panic) echo c > /proc/sysrq-trigger ;;
+esac
+
+# kselftests, through the kselftest runner; one line per test program.
+if [ -x /kselftest/run_kselftest.sh ]; then
+	cd /kselftest
+	./run_kselftest.sh -c zram > /tmp/kselftest.log 2>&1
+	cat /tmp/kselftest.log
+	cd /
+	grep -E '^(not )?ok [0-9]+ selftests:' /tmp/kselftest.log | while read -r line; do
+		case "$line" in
+		*"# SKIP"*) skip "kselftest: ${line#*selftests: }" ;;
+		"not ok"*) fail "kselftest: ${line#*selftests: }" ;;
+		*) pass "kselftest: ${line#*selftests: }" ;;
+		esac
+	done
+	grep -qE '^(not )?ok [0-9]+ selftests:' /tmp/kselftest.log ||
+		fail "kselftest: runner printed no result"
+else
+	fail "kselftest: /kselftest/run_kselftest.sh missing from the initramfs"
+fi
+
+# The swap workload with verification, a smaller load than "make run".
+for algo in ${HARNESS_ALGOS:-lz4 zstd}; do
+	ALGO=$algo DURATION=${DURATION:-20} /harness/swap-workload.sh || HARNESS_FAILED=1
+done
+exit $HARNESS_FAILED

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Build the initramfs for one kernel:  initramfs.sh TREE FLAVOUR
+# Concatenated cpio archives (the kernel unpacks them all):
+#   build/initramfs/common.cpio.gz   busybox-static and the tools with their
+#                                    shared libraries; shared by all kernels
+#   build/initramfs/fio.cpio.gz      fio and its libraries (some 70 MiB of
+#                                    unswappable RAM once unpacked, so only
+#                                    in initramfs-fio.cpio.gz, for the jobs
+#                                    that run fio)
+#   build/out/TREE-FLAVOUR/guest.cpio.gz  the guest scripts, that tree's
+#                                    kselftests and the kernel's bench modules
+# Each part is rebuilt when its inputs are newer than it.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+tree=${1:?usage: initramfs.sh base|patched FLAVOUR}
+flavour=${2:?usage: initramfs.sh base|patched FLAVOUR}
+src=$(tree_dir "$tree")
+out=$BUILD/out/$tree-$flavour
+common=$BUILD/initramfs/common.cpio.gz
+fio=$BUILD/initramfs/fio.cpio.gz
+TOOLS="/bin/bash /usr/bin/stress-ng /usr/sbin/zramctl /usr/sbin/mke2fs
+/usr/bin/bc /usr/bin/timeout /usr/bin/stdbuf"
+
+# Newer than $1? (any of the remaining files or folders' contents)
+outdated() {
+	target=$1; shift
+	[ -e "$target" ] || return 0
+	[ -n "$(find "$@" -newer "$target" 2>/dev/null | head -1)" ]
+}
+
+# Copy a binary and the shared libraries it needs into $1, but for those
+# already in $3 (if given).
+copy_with_libs() {
+	root=$1 bin=$2 have=${3:-/nonexistent}
+	[ -x "$bin" ] || die "initramfs: $bin is missing: run 'make setup'"
+	mkdir -p "$root$(dirname "$bin")"
+	# The name may be a busybox applet link: replace it, never write through it.
+	rm -f "$root$bin"
+	cp -L "$bin" "$root$bin"
+	ldd "$bin" 2>/dev/null | sed -n 's#.*=> \(/[^ ]*\).*#\1#p; s#^[[:space:]]*\(/[^ ]*\) (.*#\1#p' |
+	while read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		[ -e "$root$lib" ] || [ -e "$have$lib" ] || cp -L "$lib" "$root$lib"
+	done
+}
+
+cpio_gz() {
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet -R 0:0) | gzip -6 > "$2"
+}
+
+build_common() {
+	outdated "$common" "$TOP/scripts/host/initramfs.sh" || return 0
+	stage=$BUILD/initramfs/common
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	cd "$stage"
+	mkdir -p bin sbin usr/bin usr/sbin lib lib64 proc sys dev tmp run root etc mnt
+	[ -x /bin/busybox ] || die "initramfs: busybox-static is missing: run 'make setup'"
+	file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
+		die "initramfs: /bin/busybox is not static: install busybox-static"
+	cp /bin/busybox bin/busybox
+	# One link per applet, where no real tool takes the name.
+	for app in $(/bin/busybox --list-full); do
+		[ -e "$app" ] || ln -s /bin/busybox "$app"
+	done
+	for t in $TOOLS; do copy_with_libs "$stage" "$t"; done
+	ln -sf mke2fs usr/sbin/mkfs.ext4
+	ln -sf mke2fs usr/sbin/mkfs.ext2
+	ln -sf ../../bin/bash usr/bin/bash
+	echo 'root:x:0:0:root:/root:/bin/sh' > etc/passwd
+	echo 'root:x:0:' > etc/group
+	: > etc/fstab
+	cd "$TOP"
+	cpio_gz "$stage" "$common.tmp"
+	mv "$common.tmp" "$common"
+	say "initramfs: $common ($(du -h "$common" | cut -f1))"
+}
+
+build_fio() {
+	outdated "$fio" "$common" || return 0
+	stage=$BUILD/initramfs/fio
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	copy_with_libs "$stage" /usr/bin/fio "$BUILD/initramfs/common"
+	cpio_gz "$stage" "$fio.tmp"
+	mv "$fio.tmp" "$fio"
+	say "initramfs: $fio ($(du -h "$fio" | cut -f1))"
+}
+
+build_guest() {
+	img=$out/guest.cpio.gz
+	outdated "$img" "$TOP/scripts/guest" "$src/tools/testing/selftests/zram" \
+		"$src/tools/testing/selftests/kselftest" "$out/bench" || return 0
+	stage=$out/guest-root
+	rm -rf "$stage"
+	mkdir -p "$stage/harness" "$stage/kselftest" "$stage/lib/bench"
+	cp "$TOP"/scripts/guest/* "$stage/harness/"
+	mv "$stage/harness/init" "$stage/init"
+	# The tree's own kselftests, installed by the kselftest build system.
+	make -s -C "$src/tools/testing/selftests" O="$out/kselftest-build" \
+		TARGETS=zram INSTALL_PATH="$stage/kselftest" install >/dev/null ||
+		die "initramfs: kselftest install failed for $tree"
+	rm -rf "$out/kselftest-build"
+	if [ -d "$out/bench" ]; then
+		find "$out/bench" -name '*.ko' -exec cp {} "$stage/lib/bench/" \;
+	fi
+	cpio_gz "$stage" "$img.tmp"
+	mv "$img.tmp" "$img"
+}
+
+mkdir -p "$BUILD/initramfs" "$out"
+build_common
+build_fio
+build_guest
+cat "$common" "$out/guest.cpio.gz" > "$out/initramfs.cpio.gz"
+cat "$common" "$fio" "$out/guest.cpio.gz" > "$out/initramfs-fio.cpio.gz"
+say "initramfs: $out/initramfs.cpio.gz, $out/initramfs-fio.cpio.gz"

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Configure and build one kernel:  kernel.sh TREE FLAVOUR
+#   TREE     base (tag base, in build/linux-base) or patched (build/linux)
+#   FLAVOUR  a file configs/FLAVOUR.config; every flavour is merged onto
+#            tinyconfig after configs/vm.config, in that order.
+# Output: build/out/TREE-FLAVOUR/ (.config, arch/x86/boot/bzImage, build.log)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+tree=${1:?usage: kernel.sh base|patched FLAVOUR}
+flavour=${2:?usage: kernel.sh base|patched FLAVOUR}
+src=$(tree_dir "$tree")
+out=$BUILD/out/$tree-$flavour
+jobs=${JOBS:-$(nproc)}
+
+[ -d "$src" ] || die "no source tree $src: run 'make tree' first"
+frags="$TOP/configs/vm.config"
+[ "$flavour" = vm ] || frags="$frags $TOP/configs/$flavour.config"
+for f in $frags; do
+	[ -f "$f" ] || die "no config fragment $f (flavours: $(ls "$TOP"/configs | sed 's/\.config//' | tr '\n' ' '))"
+done
+
+cc=gcc
+command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export KBUILD_BUILD_TIMESTAMP='2025-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
+kmake() { run make -s -C "$src" O="$out" ARCH=x86_64 CC="$cc" "$@"; }
+
+mkdir -p "$out"
+stale=0
+[ -f "$out/.config" ] || stale=1
+for f in $frags; do [ "$f" -nt "$out/.config" ] && stale=1; done
+if [ $stale = 1 ]; then
+	kmake tinyconfig >/dev/null
+	run "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null
+	kmake olddefconfig
+fi
+
+# Every option the fragments ask for must have survived olddefconfig; a
+# silently dropped CONFIG_KASAN=y would make a test run prove nothing.
+bad=""
+for f in $frags; do
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1 \2/p' \
+	       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 n/p' "$f"
+done | while read -r sym want; do
+	have=$(sed -n -e "s/^$sym=\(.*\)$/\1/p" -e "s/^# $sym is not set$/n/p" "$out/.config")
+	[ -n "$have" ] || have=n
+	[ "$have" = "$want" ] && continue
+	if ! grep -rqs --include='Kconfig*' "^\(menu\)\?config ${sym#CONFIG_}\$" "$src"; then
+		say "kernel: note: $sym does not exist in the $tree tree (skipped)" >&2
+		continue
+	fi
+	echo "$sym=$want (got $have)"
+done > "$out/config-dropped"
+if [ -s "$out/config-dropped" ]; then
+	rm -f "$out/.config"
+	die "kernel: options dropped by olddefconfig (unmet dependencies?):
+$(cat "$out/config-dropped")"
+fi
+
+t0=$(now)
+if ! kmake -j"$jobs" all > "$out/build.log" 2>&1; then
+	tail -40 "$out/build.log"
+	die "kernel: build of $tree-$flavour failed, see $out/build.log"
+fi
+grep -E 'warning:' "$out/build.log" | head -20 || true
+say "kernel: $tree-$flavour built in $(( $(now) - t0 ))s: $out/arch/x86/boot/bzImage"

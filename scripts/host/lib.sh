@@ -1,0 +1,21 @@
+# Shared helpers for the host scripts (sourced, POSIX sh).
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+TREE=$BUILD/linux
+SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+# Print a command, then run it.
+run() { printf '+ %s\n' "$*"; "$@"; }
+# Seconds since the epoch, for stage timings.
+now() { date +%s; }
+
+# Source folder for a tree name: "patched" is the git tree, "base" a worktree on tag base.
+tree_dir() {
+	case "$1" in
+	patched) echo "$TREE" ;;
+	base) echo "$BUILD/linux-base" ;;
+	*) die "unknown tree '$1' (use base or patched)" ;;
+	esac
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# Build the kernel tree: unpack the pinned base into a git repository
+# (one commit, tag "base"), then apply patches/ with git am.
+#
+#   tree.sh base     unpack the base if build/linux does not exist yet
+#   tree.sh apply    reset build/linux to base and git am the series
+#   tree.sh export   write base..HEAD back to patches/ (format-patch)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+GIT_IDENT="-c user.name=Harness -c user.email=harness@localhost"
+
+unpack_base() {
+	if [ -d "$TREE/.git" ] && git -C "$TREE" rev-parse -q --verify base >/dev/null; then
+		return 0
+	fi
+	[ -f "$SRC_TARBALL" ] || die "no $SRC_TARBALL: run 'make setup' first"
+	t0=$(now)
+	rm -rf "$TREE" "$TREE.tmp"
+	mkdir -p "$TREE.tmp"
+	run tar -xJf "$SRC_TARBALL" -C "$TREE.tmp" --strip-components=1
+	cd "$TREE.tmp"
+	git init -q -b master
+	# Debian's top-level .gitignore ignores everything ("/*"): force-add.
+	git add -f -A .
+	GIT_AUTHOR_DATE='2025-01-01T00:00:00Z' GIT_COMMITTER_DATE='2025-01-01T00:00:00Z' \
+		git $GIT_IDENT commit -q -m "Linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1)"
+	git tag base
+	cd "$TOP"
+	mv "$TREE.tmp" "$TREE"
+	say "tree: base unpacked into $TREE in $(( $(now) - t0 ))s"
+}
+
+base_worktree() {
+	wt=$(tree_dir base)
+	[ -d "$wt" ] && return 0
+	run git -C "$TREE" worktree add -q --detach "$wt" base
+}
+
+series() {
+	ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-' || true
+}
+
+apply_series() {
+	unpack_base
+	base_worktree
+	cd "$TREE"
+	if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+		die "$TREE has uncommitted changes; commit or stash them, then run 'make tree' again"
+	fi
+	git am --abort >/dev/null 2>&1 || true
+	# Keep whatever was checked out reachable, in case it was not exported yet.
+	git update-ref refs/harness/before-apply HEAD
+	git checkout -q -B master base
+	n=0
+	for p in $(series); do
+		if ! git $GIT_IDENT am -q --keep-cr "$p" >/dev/null 2>&1; then
+			git am --abort >/dev/null 2>&1 || true
+			die "patch $(basename "$p") does not apply to base; fix it in $TREE" \
+			    "(previous HEAD saved as refs/harness/before-apply)"
+		fi
+		n=$((n + 1))
+	done
+	say "tree: base + $n patches at $(git log -1 --format=%h)"
+}
+
+export_series() {
+	[ -d "$TREE/.git" ] || die "no tree: run 'make tree' first"
+	cd "$TREE"
+	n=$(git rev-list --count base..HEAD)
+	cover="$TOP/patches/0000-cover-letter.patch"
+	keep=""
+	if [ -f "$cover" ]; then
+		keep=$(mktemp)
+		cp "$cover" "$keep"
+	fi
+	rm -f "$TOP"/patches/*.patch
+	if [ "$n" -gt 0 ]; then
+		run git format-patch -q --cover-letter --no-signature --zero-commit \
+			--base=base -o "$TOP/patches" base..HEAD
+	fi
+	# A hand-written cover letter (subject and blurb) survives the export:
+	# only its generated part (shortlog, diffstat) is refreshed.
+	if [ -n "$keep" ] && [ "$n" -gt 0 ]; then
+		python3 "$TOP/scripts/host/cover.py" "$keep" "$cover"
+	fi
+	[ -n "$keep" ] && rm -f "$keep"
+	say "export: $n patches in patches/"
+}
+
+case "${1:-}" in
+base) unpack_base; base_worktree ;;
+apply) apply_series ;;
+export) export_series ;;
+*) die "usage: tree.sh base|apply|export" ;;
+esac

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Boot a kernel and its initramfs in QEMU and run one guest job:
+#   vm.sh TREE FLAVOUR JOB
+# Environment: CPUS (2), MEM (MiB, 512), APPEND (extra kernel arguments),
+#   TIMEOUT (s, 900), ACCEL (auto|kvm|tcg), ICOUNT=1 (deterministic,
+#   single-threaded TCG where guest ns = executed instructions), FIO=1 (the
+#   initramfs with fio), RUN (name of the run folder, default JOB).
+# Output in build/out/TREE-FLAVOUR/RUN/: console.log (the serial console),
+#   report.log (the job's own output, from the second serial port), cmdline.
+# Exit status: the job's, 124 on a timeout, 1 if the job never reported.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+tree=${1:?usage: vm.sh TREE FLAVOUR JOB}
+flavour=${2:?usage: vm.sh TREE FLAVOUR JOB}
+job=${3:?usage: vm.sh TREE FLAVOUR JOB}
+kdir=$BUILD/out/$tree-$flavour
+img=$kdir/arch/x86/boot/bzImage
+initrd=$kdir/initramfs.cpio.gz
+[ "${FIO:-0}" = 1 ] && initrd=$kdir/initramfs-fio.cpio.gz
+out=$kdir/${RUN:-$job}
+CPUS=${CPUS:-2}
+MEM=${MEM:-512}
+TIMEOUT=${TIMEOUT:-900}
+
+[ -f "$img" ] || die "no kernel image $img: run 'make kernel TREE=$tree FLAVOUR=$flavour' first"
+[ -f "$initrd" ] || die "no initramfs $initrd: run 'make initramfs TREE=$tree FLAVOUR=$flavour' first"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make setup'"
+
+# KVM only where it really boots a guest: nested KVM can hang in early boot.
+# The answer is kept in build/accel until the file is removed.
+probe_kvm() {
+	[ -w /dev/kvm ] || { echo tcg; return; }
+	p=$(mktemp -d)
+	timeout -k 2 20 qemu-system-x86_64 -accel kvm -cpu host -smp 1 -m 256 \
+		-kernel "$img" -initrd "$kdir/initramfs.cpio.gz" -nographic -no-reboot \
+		-append "console=ttyS0 panic=-1 harness.job=probe" \
+		-serial file:"$p/console" -serial file:"$p/report" -display none \
+		-monitor none >/dev/null 2>&1 || true
+	if grep -q 'HARNESS-RESULT job=probe rc=0' "$p/report" 2>/dev/null; then echo kvm; else echo tcg; fi
+	rm -rf "$p"
+}
+
+accel=${ACCEL:-auto}
+if [ "${ICOUNT:-0}" = 1 ]; then
+	accel=icount
+elif [ "$accel" = auto ]; then
+	if [ ! -f "$BUILD/accel" ]; then
+		say "vm: probing KVM (20 s at most)"
+		probe_kvm > "$BUILD/accel"
+	fi
+	accel=$(cat "$BUILD/accel")
+fi
+case "$accel" in
+kvm) accel_args="-accel kvm -cpu host" ;;
+tcg) accel_args="-accel tcg,thread=multi -cpu max" ;;
+icount) accel_args="-accel tcg,thread=single -icount shift=0 -cpu max" ;;
+*) die "ACCEL must be auto, kvm or tcg" ;;
+esac
+
+mkdir -p "$out"
+rm -f "$out/console.log" "$out/report.log"
+cmdline="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 harness.job=$job ${APPEND:-}"
+echo "$cmdline" > "$out/cmdline"
+echo "$accel" > "$out/accel"
+set -- qemu-system-x86_64 $accel_args -smp "$CPUS" -m "$MEM" \
+	-kernel "$img" -initrd "$initrd" -append "$cmdline" \
+	-display none -monitor none -no-reboot -nodefaults \
+	-serial file:"$out/console.log" -serial file:"$out/report.log"
+say "vm: $tree-$flavour job $job: $CPUS CPUs, $MEM MiB, $accel, timeout ${TIMEOUT}s"
+printf '+ %s\n' "$*"
+t0=$(now)
+rc=0
+timeout -k 10 "$TIMEOUT" "$@" || rc=$?
+echo "$(( $(now) - t0 ))" > "$out/seconds"
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	say "vm: TIMEOUT after ${TIMEOUT}s; console tail ($out/console.log):"
+	tail -25 "$out/console.log"
+	exit 124
+fi
+[ $rc = 0 ] || say "vm: qemu exited with $rc"
+res=$(sed -n 's/.*HARNESS-RESULT job=[^ ]* rc=\([0-9]*\).*/\1/p' "$out/report.log" | tail -1)
+if [ -z "$res" ]; then
+	say "vm: the guest never reported a result; console tail ($out/console.log):"
+	tail -25 "$out/console.log"
+	exit 1
+fi
+say "vm: job $job finished with rc=$res in $(cat "$out/seconds")s"
+exit "$res"
