@@ -60,6 +60,10 @@ test: kernel initramfs
 		sh $(H)/vm.sh $(TREE) $(FLAVOUR) test; \
 	sh $(H)/parse.sh $(OUT)/test
 
+# Benchmarks: base and patched kernels in one run; results in bench/results/.
+bench-zsmalloc: tree-if-missing
+	@RUNS=$${RUNS:-10} sh $(H)/bench-zsmalloc.sh
+
 # Re-judge a finished run from its saved logs: make parse RUN=build/out/...
 parse:
 	@sh $(H)/parse.sh $(RUN)

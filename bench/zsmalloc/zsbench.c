@@ -16,11 +16,15 @@
  *
  * Object sizes: nr_objs objects of each of the sizes in zsbench_sizes[], a
  * spread of the sizes that zram stores for compressed 4K pages, from well
- * compressible pages (128 bytes) to barely compressible ones (3264 bytes,
- * just under the usual huge class threshold). The object sizes are
+ * compressible pages (128 bytes) to poorly compressible ones (3264 bytes,
+ * below the huge class threshold: 3625 bytes with 4K pages and the default
+ * CONFIG_ZSMALLOC_CHAIN_SIZE=8; the module prints it). The sizes are
  * interleaved in allocation order, so consecutive handles live in different
- * size classes. With 4K pages most of these classes have objects that span
- * two pages, which is the case where the two APIs differ most.
+ * size classes. With 4K pages and that chain size, the classes of 128, 512,
+ * 1536, 2800 and 3264 byte objects have some objects that span two pages
+ * (6 of 199, 3 of 31, 7 of 21, 6 of 10 and 4 of 6 per zspage), where the
+ * two APIs differ most; 1000 and 2000 byte objects go to the 1024 and 2048
+ * byte classes, whose objects never span pages.
  *
  * Every object is filled once (not timed) with pseudo-random data and checked.
  * Then each of the @runs runs times, with ktime_get_ns():
@@ -43,6 +47,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>

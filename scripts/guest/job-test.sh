@@ -24,6 +24,7 @@ if [ -x /kselftest/run_kselftest.sh ]; then
 	done
 	grep -qE '^(not )?ok [0-9]+ selftests:' /tmp/kselftest.log ||
 		fail "kselftest: runner printed no result"
+	grep -qE '^not ok [0-9]+ selftests:' /tmp/kselftest.log && HARNESS_FAILED=1
 else
 	fail "kselftest: /kselftest/run_kselftest.sh missing from the initramfs"
 fi
@@ -32,4 +33,7 @@ fi
 for algo in ${HARNESS_ALGOS:-lz4 zstd}; do
 	ALGO=$algo DURATION=${DURATION:-20} /harness/swap-workload.sh || HARNESS_FAILED=1
 done
+
+# zswap through zpool, for each backend.
+/harness/zswap-workload.sh || HARNESS_FAILED=1
 exit $HARNESS_FAILED

@@ -68,24 +68,30 @@ export_series() {
 	[ -d "$TREE/.git" ] || die "no tree: run 'make tree' first"
 	cd "$TREE"
 	n=$(git rev-list --count base..HEAD)
-	cover="$TOP/patches/0000-cover-letter.patch"
-	keep=""
-	if [ -f "$cover" ]; then
-		keep=$(mktemp)
-		cp "$cover" "$keep"
-	fi
 	rm -f "$TOP"/patches/*.patch
+	mkdir -p "$TOP/patches"
 	if [ "$n" -gt 0 ]; then
 		run git format-patch -q --cover-letter --no-signature --zero-commit \
 			--base=base -o "$TOP/patches" base..HEAD
+		fill_cover "$TOP/patches/0000-cover-letter.patch"
 	fi
-	# A hand-written cover letter (subject and blurb) survives the export:
-	# only its generated part (shortlog, diffstat) is refreshed.
-	if [ -n "$keep" ] && [ "$n" -gt 0 ]; then
-		python3 "$TOP/scripts/host/cover.py" "$keep" "$cover"
-	fi
-	[ -n "$keep" ] && rm -f "$keep"
 	say "export: $n patches in patches/"
+}
+
+# The cover letter's subject and text live in patches/cover-letter.txt (first
+# line: the subject; the rest: the text); format-patch adds the shortlog and
+# the diffstat.
+fill_cover() {
+	txt=$TOP/patches/cover-letter.txt
+	[ -f "$txt" ] || { say "export: no $txt, cover letter left blank"; return 0; }
+	subject=$(head -1 "$txt")
+	tail -n +2 "$txt" > "$1.blurb"
+	awk -v subject="$subject" -v blurb="$1.blurb" '
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+		/^\*\*\* BLURB HERE \*\*\*$/ { while ((getline l < blurb) > 0) print l; next }
+		{ print }' "$1" > "$1.new"
+	mv "$1.new" "$1"
+	rm -f "$1.blurb"
 }
 
 case "${1:-}" in

@@ -1,0 +1,51 @@
+#!/bin/sh
+# zswap in front of a zram swap device, for each zpool backend in turn
+# (zsmalloc, zbud, z3fold): a verified stress-ng workload of about twice the
+# RAM, then zswap's counters must show pages stored and loaded.
+#   ZPOOLS="zsmalloc zbud z3fold"  COMPRESSOR=lzo  DURATION=20
+. /harness/lib.sh
+ZPOOLS=${ZPOOLS:-zsmalloc zbud z3fold}
+COMPRESSOR=${COMPRESSOR:-lzo}
+par=/sys/module/zswap/parameters
+dbg=/sys/kernel/debug/zswap
+
+if [ ! -d "$par" ]; then
+	skip "zswap: not built in"
+	exit 0
+fi
+mem_kb=$(meminfo_kb MemTotal)
+per_worker_kb=$((mem_kb))
+
+for zpool in $ZPOOLS; do
+	if ! echo "$zpool" > "$par/zpool" 2>/dev/null; then
+		fail "zswap: zpool $zpool could not be selected"
+		continue
+	fi
+	echo "$COMPRESSOR" > "$par/compressor"
+	echo 30 > "$par/max_pool_percent"
+	echo Y > "$par/enabled"
+	# The swap device behind zswap; zswap writes back to it when full.
+	echo lz4 > /sys/block/zram0/comp_algorithm
+	echo $((mem_kb * 3))K > /sys/block/zram0/disksize
+	mkswap /dev/zram0 > /dev/null && swapon /dev/zram0
+
+	out0=$(vmstat zswpout); in0=$(vmstat zswpin)
+	stress-ng --vm 2 --vm-bytes "${per_worker_kb}K" --vm-keep --vm-method all \
+		--verify --timeout "${DURATION:-20}s" --oom-avoid > /tmp/zswap.log 2>&1
+	rc=$?
+	out1=$(vmstat zswpout); in1=$(vmstat zswpin)
+	echo "zswap: $zpool/$COMPRESSOR: zswpout $((out1 - out0)), zswpin $((in1 - in0))," \
+		"stored_pages $(cat $dbg/stored_pages 2>/dev/null), written_back" \
+		"$(cat $dbg/written_back_pages 2>/dev/null), reject_compress_poor" \
+		"$(cat $dbg/reject_compress_poor 2>/dev/null)"
+	grep -iE 'fail|error' /tmp/zswap.log | head -5
+
+	check "zswap: workload verified its data ($zpool)" [ "$rc" -eq 0 ]
+	check "zswap: pages stored ($zpool)" [ $((out1 - out0)) -gt 0 ]
+	check "zswap: pages loaded ($zpool)" [ $((in1 - in0)) -gt 0 ]
+
+	swapoff /dev/zram0 || fail "zswap: swapoff ($zpool)"
+	echo N > "$par/enabled"
+	echo 1 > /sys/block/zram0/reset
+done
+exit $HARNESS_FAILED

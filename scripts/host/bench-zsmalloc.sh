@@ -1,0 +1,45 @@
+#!/bin/sh
+# The zsmalloc object API microbenchmark: the same module, built for the base
+# kernel (zs_map_object) and the patched one (zs_obj_read_begin/end,
+# zs_obj_write), run RUNS times on each under QEMU -icount shift=0 so that
+# guest nanoseconds are executed instructions. Writes
+# bench/results/zsmalloc-api.md and .json.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+FLAVOUR=${FLAVOUR:-vm}
+RUNS=${RUNS:-10}
+results=$TOP/bench/results
+
+build_module() {
+	tree=$1 api=$2
+	kdir=$BUILD/out/$tree-$FLAVOUR
+	rm -rf "$kdir/bench-src" "$kdir/bench"
+	mkdir -p "$kdir/bench"
+	cp -r "$TOP/bench/zsmalloc" "$kdir/bench-src"
+	run make -s -C "$kdir" M="$kdir/bench-src" API="$api" modules
+	cp "$kdir/bench-src/zsbench.ko" "$kdir/bench/"
+}
+
+for tree in base patched; do
+	sh "$TOP/scripts/host/kernel.sh" "$tree" "$FLAVOUR"
+done
+build_module base old
+build_module patched new
+for tree in base patched; do
+	sh "$TOP/scripts/host/initramfs.sh" "$tree" "$FLAVOUR"
+	ICOUNT=1 CPUS=1 MEM=512 TIMEOUT=${TIMEOUT:-1200} \
+		APPEND="harness.runs=$RUNS" RUN=bench-zsmalloc \
+		sh "$TOP/scripts/host/vm.sh" "$tree" "$FLAVOUR" bench-zsmalloc
+done
+
+mkdir -p "$results"
+kver() { strings "$BUILD/out/$1-$FLAVOUR/arch/x86/boot/bzImage" | grep -m1 '^6\.12' || echo unknown; }
+python3 "$TOP/scripts/host/zsbench-report.py" \
+	--base "$BUILD/out/base-$FLAVOUR/bench-zsmalloc/console.log" \
+	--patched "$BUILD/out/patched-$FLAVOUR/bench-zsmalloc/console.log" \
+	--base-version "base: $(kver base), tag base ($(git -C "$TREE" rev-parse --short base))" \
+	--patched-version "patched: $(kver patched), $(git -C "$TREE" describe --always --tags) ($(git -C "$TREE" rev-list --count base..HEAD) patches)" \
+	--command "make bench-zsmalloc RUNS=$RUNS" \
+	--out-md "$results/zsmalloc-api.md" --out-json "$results/zsmalloc-api.json"
+say "bench: wrote $results/zsmalloc-api.md and .json"
