@@ -14,7 +14,7 @@ MEM     ?= 512
 ALGO    ?= lz4
 PREEMPT ?= full
 H       := scripts/host
-OUT      = build/out/$(TREE)-$(FLAVOUR)
+OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVOUR)
 
 export CPUS MEM ACCEL TIMEOUT
 
@@ -69,4 +69,4 @@ parse:
 	@sh $(H)/parse.sh $(RUN)
 
 clean:
-	rm -rf build/out build/initramfs
+	rm -rf build/out build/base/out build/initramfs

@@ -27,7 +27,7 @@
  * byte classes, whose objects never span pages.
  *
  * Every object is filled once (not timed) with pseudo-random data and checked.
- * Then each of the @runs runs times, with ktime_get_ns():
+ * Then each of the runs (module parameter) times, with ktime_get_ns():
  *
  *  - the read phase: every object is read completely into a buffer;
  *  - the write phase: every object is rewritten completely, with contents
@@ -35,10 +35,17 @@
  *
  * and checks every object afterwards (not timed). Under QEMU with
  * "-icount shift=0" a guest nanosecond is one executed guest instruction, so
- * the times are instruction counts. Preemption and interrupts are left as
- * they are. When all runs are done it prints, one line per run:
+ * the times are instruction counts (QEMU's TSC then counts guest ns too,
+ * and the guest can calibrate it; without -icount a TCG guest may fall
+ * back to the jiffies clocksource, whose steps of a whole tick the start
+ * line reports as clock_step_ns). Preemption and interrupts are left as
+ * they are. It prints a "zsbench: start api=... clock_step_ns=..." line
+ * before the runs and, when all runs are done, one line per run and then
+ * "zsbench: done api=...":
  *
  *   zsbench: api=<old|new> run=<i> objs=<n> read_ns=<x> write_ns=<y> total_ns=<x+y>
+ *
+ * where objs is the number of objects, of all sizes.
  *
  * A data mismatch prints "zsbench: VERIFY FAILED" and fails the load with
  * -EIO. On success everything is freed and init returns 0: the module stays
@@ -49,8 +56,11 @@
 
 #include <linux/err.h>
 #include <linux/init.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -261,6 +271,28 @@ static void zsbench_random_fill(u8 *buf, size_t len)
 	}
 }
 
+/*
+ * The smallest step of ktime_get_ns() seen in a few tries: its resolution or
+ * the time that reading it takes, whichever is larger. That is some ns to
+ * some us with a TSC clocksource, but a whole tick with jiffies, as in a QEMU
+ * TCG guest that could not calibrate its TSC.
+ */
+static u64 zsbench_clock_step(void)
+{
+	u64 step = U64_MAX;
+	unsigned int i, spin;
+
+	for (i = 0; i < 8; i++) {
+		u64 t0 = ktime_get_ns(), t1 = t0;
+
+		for (spin = 0; spin < 100000000 && t1 == t0; spin++)
+			t1 = ktime_get_ns();
+		if (t1 != t0)
+			step = min(step, t1 - t0);
+	}
+	return step;
+}
+
 static void zsbench_free(struct zsbench *zb)
 {
 	unsigned int i;
@@ -286,6 +318,7 @@ static int __init zsbench_init(void)
 	struct zsbench_result *res;
 	struct zsbench zb = { };
 	unsigned int run;
+	u64 clock_step;
 	int err;
 
 	if (!nr_objs || nr_objs > ZSBENCH_MAX_OBJS || !runs ||
@@ -312,10 +345,14 @@ static int __init zsbench_init(void)
 	if (!zb.pool)
 		goto nomem;
 
-	pr_info("start api=%s runs=%u objs=%u nr_objs=%u sizes=%u..%u huge_class_size=%zu\n",
+	clock_step = zsbench_clock_step();
+	pr_info("start api=%s runs=%u objs=%u nr_objs=%u sizes=%u..%u huge_class_size=%zu clock_step_ns=%llu\n",
 		ZSBENCH_API, runs, zb.nr, nr_objs, zsbench_sizes[0],
 		zsbench_sizes[ARRAY_SIZE(zsbench_sizes) - 1],
-		zs_huge_class_size(zb.pool));
+		zs_huge_class_size(zb.pool), clock_step);
+	if (clock_step >= TICK_NSEC / 2)
+		pr_warn("ktime_get_ns() advances in steps of a tick (%llu ns): the times are that coarse\n",
+			clock_step);
 
 	zsbench_random_fill(zb.src, 2 * PAGE_SIZE);
 	err = zsbench_populate(&zb);

@@ -26,7 +26,9 @@
 # once. Under QEMU -icount shift=0 the ns figures are guest instructions.
 #
 # Exits non-zero when the module fails to load, reports VERIFY FAILED, does
-# not print one line per run, or cannot be removed.
+# not print one line per run, or cannot be removed. (busybox insmod retries a
+# failed finit_module() with init_module(), so a failing init runs, and
+# prints, twice.)
 
 runs=${1:-10}
 nr_objs=${2:-4096}

@@ -13,7 +13,7 @@ results=$TOP/bench/results
 
 build_module() {
 	tree=$1 api=$2
-	kdir=$BUILD/out/$tree-$FLAVOUR
+	kdir=$(out_dir "$tree" "$FLAVOUR")
 	rm -rf "$kdir/bench-src" "$kdir/bench"
 	mkdir -p "$kdir/bench"
 	cp -r "$TOP/bench/zsmalloc" "$kdir/bench-src"
@@ -34,10 +34,10 @@ for tree in base patched; do
 done
 
 mkdir -p "$results"
-kver() { strings "$BUILD/out/$1-$FLAVOUR/arch/x86/boot/bzImage" | grep -m1 '^6\.12' || echo unknown; }
+kver() { strings "$(out_dir "$1" "$FLAVOUR")/arch/x86/boot/bzImage" | grep -m1 '^6\.12' || echo unknown; }
 python3 "$TOP/scripts/host/zsbench-report.py" \
-	--base "$BUILD/out/base-$FLAVOUR/bench-zsmalloc/console.log" \
-	--patched "$BUILD/out/patched-$FLAVOUR/bench-zsmalloc/console.log" \
+	--base "$(out_dir base "$FLAVOUR")/bench-zsmalloc/console.log" \
+	--patched "$(out_dir patched "$FLAVOUR")/bench-zsmalloc/console.log" \
 	--base-version "base: $(kver base), tag base ($(git -C "$TREE" rev-parse --short base))" \
 	--patched-version "patched: $(kver patched), $(git -C "$TREE" describe --always --tags) ($(git -C "$TREE" rev-list --count base..HEAD) patches)" \
 	--command "make bench-zsmalloc RUNS=$RUNS" \

@@ -7,7 +7,7 @@
 #                                    unswappable RAM once unpacked, so only
 #                                    in initramfs-fio.cpio.gz, for the jobs
 #                                    that run fio)
-#   build/out/TREE-FLAVOUR/guest.cpio.gz  the guest scripts, that tree's
+#   OUT/guest.cpio.gz                the guest scripts, that tree's
 #                                    kselftests and the kernel's bench modules
 # Each part is rebuilt when its inputs are newer than it.
 set -eu
@@ -16,7 +16,7 @@ set -eu
 tree=${1:?usage: initramfs.sh base|patched FLAVOUR}
 flavour=${2:?usage: initramfs.sh base|patched FLAVOUR}
 src=$(tree_dir "$tree")
-out=$BUILD/out/$tree-$flavour
+out=$(out_dir "$tree" "$flavour")
 common=$BUILD/initramfs/common.cpio.gz
 fio=$BUILD/initramfs/fio.cpio.gz
 TOOLS="/bin/bash /usr/bin/stress-ng /usr/sbin/zramctl /usr/sbin/mke2fs

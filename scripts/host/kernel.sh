@@ -1,16 +1,17 @@
 #!/bin/sh
 # Configure and build one kernel:  kernel.sh TREE FLAVOUR
-#   TREE     base (tag base, in build/linux-base) or patched (build/linux)
+#   TREE     base (tag base, in build/base/linux) or patched (build/linux)
 #   FLAVOUR  a file configs/FLAVOUR.config; every flavour is merged onto
 #            tinyconfig after configs/vm.config, in that order.
-# Output: build/out/TREE-FLAVOUR/ (.config, arch/x86/boot/bzImage, build.log)
+# Output: out_dir in lib.sh, e.g. build/out/patched-debug/ (.config,
+#   arch/x86/boot/bzImage, build.log)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:?usage: kernel.sh base|patched FLAVOUR}
 flavour=${2:?usage: kernel.sh base|patched FLAVOUR}
 src=$(tree_dir "$tree")
-out=$BUILD/out/$tree-$flavour
+out=$(out_dir "$tree" "$flavour")
 jobs=${JOBS:-$(nproc)}
 
 [ -d "$src" ] || die "no source tree $src: run 'make tree' first"
@@ -22,7 +23,7 @@ done
 
 cc=gcc
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=true
 export KBUILD_BUILD_TIMESTAMP='2025-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
 kmake() { run make -s -C "$src" O="$out" ARCH=x86_64 CC="$cc" "$@"; }
 

@@ -15,7 +15,15 @@ now() { date +%s; }
 tree_dir() {
 	case "$1" in
 	patched) echo "$TREE" ;;
-	base) echo "$BUILD/linux-base" ;;
+	base) echo "$BUILD/base/linux" ;;
 	*) die "unknown tree '$1' (use base or patched)" ;;
 	esac
+}
+
+# Build folder of a kernel: beside its tree, so that every kernel sees its
+# sources at the same relative path (../../linux) and ccache, with
+# CCACHE_BASEDIR, shares the objects of unchanged files between trees:
+# build/out/patched-FLAVOUR, build/base/out/base-FLAVOUR.
+out_dir() {
+	echo "$(dirname "$(tree_dir "$1")")/out/$1-$2"
 }

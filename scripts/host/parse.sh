@@ -33,7 +33,7 @@ awk '
 	if (line ~ /^not ok/) { f++; print "FAIL kunit: " line; next }
 	p++
 }
-END { printf "kunit %d %d %d\n", p, f, s > "/dev/stderr" }
+END { printf("kunit %d %d %d\n", p, f, s) > "/dev/stderr" }
  "$dir/kunit.ktap" 2> "$dir/kunit.count" > "$dir/kunit.txt" || true
 read -r _ kp kf ks < "$dir/kunit.count"
 # A suite that crashed before it finished leaves "# Subtest:" without a result.

@@ -5,7 +5,8 @@
 #   TIMEOUT (s, 900), ACCEL (auto|kvm|tcg), ICOUNT=1 (deterministic,
 #   single-threaded TCG where guest ns = executed instructions), FIO=1 (the
 #   initramfs with fio), RUN (name of the run folder, default JOB).
-# Output in build/out/TREE-FLAVOUR/RUN/: console.log (the serial console),
+# Output in OUT/RUN/ (OUT: build/out/patched-FLAVOUR or build/base/out/
+#   base-FLAVOUR): console.log (the serial console),
 #   report.log (the job's own output, from the second serial port), cmdline.
 # Exit status: the job's, 124 on a timeout, 1 if the job never reported.
 set -eu
@@ -14,7 +15,7 @@ set -eu
 tree=${1:?usage: vm.sh TREE FLAVOUR JOB}
 flavour=${2:?usage: vm.sh TREE FLAVOUR JOB}
 job=${3:?usage: vm.sh TREE FLAVOUR JOB}
-kdir=$BUILD/out/$tree-$flavour
+kdir=$(out_dir "$tree" "$flavour")
 img=$kdir/arch/x86/boot/bzImage
 initrd=$kdir/initramfs.cpio.gz
 [ "${FIO:-0}" = 1 ] && initrd=$kdir/initramfs-fio.cpio.gz
