@@ -19,7 +19,7 @@ OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVO
 export CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-if-missing export kernel initramfs run test parse \
-	bench-zsmalloc clean help
+	bench-zsmalloc bench-zram clean help
 all: help
 
 help:
@@ -63,6 +63,11 @@ test: kernel initramfs
 # Benchmarks: base and patched kernels in one run; results in bench/results/.
 bench-zsmalloc: tree-if-missing
 	@RUNS=$${RUNS:-10} sh $(H)/bench-zsmalloc.sh
+
+# zram streams with fio: base, mid (up to preemptible streams) and patched
+# kernels; ALGOS="lz4 zstd" RUNS=3 RUNTIME=10 BENCH_CPUS="1 2" MEM_CPUS=64.
+bench-zram: tree-if-missing
+	@sh $(H)/bench-zram.sh
 
 # Re-judge a finished run from its saved logs: make parse RUN=build/out/...
 parse:

@@ -11,19 +11,21 @@ run() { printf '+ %s\n' "$*"; "$@"; }
 # Seconds since the epoch, for stage timings.
 now() { date +%s; }
 
-# Source folder for a tree name: "patched" is the git tree, "base" a worktree on tag base.
+# Source folder for a tree name: "patched" is the git tree, "base" a worktree on tag base,
+# "mid" a worktree on a commit of the series (scripts/host/bench-zram.sh sets it up).
 tree_dir() {
 	case "$1" in
 	patched) echo "$TREE" ;;
 	base) echo "$BUILD/base/linux" ;;
-	*) die "unknown tree '$1' (use base or patched)" ;;
+	mid) echo "$BUILD/mid/linux" ;;
+	*) die "unknown tree '$1' (use base, mid or patched)" ;;
 	esac
 }
 
 # Build folder of a kernel: beside its tree, so that every kernel sees its
 # sources at the same relative path (../../linux) and ccache, with
 # CCACHE_BASEDIR, shares the objects of unchanged files between trees:
-# build/out/patched-FLAVOUR, build/base/out/base-FLAVOUR.
+# build/out/patched-FLAVOUR, build/base/out/base-FLAVOUR, build/mid/out/mid-FLAVOUR.
 out_dir() {
 	echo "$(dirname "$(tree_dir "$1")")/out/$1-$2"
 }
