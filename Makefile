@@ -54,9 +54,12 @@ run: kernel initramfs
 	sh $(H)/parse.sh $(OUT)/run >/dev/null || rc=1; \
 	cat $(OUT)/run/summary; exit $$rc
 
+# The test guest gets fio (the kselftests' concurrent verify case) and
+# more memory for it: fio's libraries stay in RAM.
 test: FLAVOUR = debug
+test: MEM = 768
 test: kernel initramfs
-	@APPEND="preempt=$(PREEMPT) $(APPEND)" TIMEOUT=$${TIMEOUT:-2400} \
+	@APPEND="preempt=$(PREEMPT) $(APPEND)" TIMEOUT=$${TIMEOUT:-2400} FIO=1 \
 		sh $(H)/vm.sh $(TREE) $(FLAVOUR) test; \
 	sh $(H)/parse.sh $(OUT)/test
 

@@ -12,8 +12,7 @@ esac
 # kselftests, through the kselftest runner; one line per test program.
 if [ -x /kselftest/run_kselftest.sh ]; then
 	cd /kselftest
-	./run_kselftest.sh -c zram > /tmp/kselftest.log 2>&1
-	cat /tmp/kselftest.log
+	./run_kselftest.sh -c zram 2>&1 | tee /tmp/kselftest.log
 	cd /
 	grep -E '^(not )?ok [0-9]+ selftests:' /tmp/kselftest.log | while read -r line; do
 		case "$line" in
@@ -31,7 +30,7 @@ fi
 
 # The swap workload with verification, a smaller load than "make run".
 for algo in ${HARNESS_ALGOS:-lz4 zstd}; do
-	ALGO=$algo DURATION=${DURATION:-20} /harness/swap-workload.sh || HARNESS_FAILED=1
+	ALGO=$algo LIMIT_MB=${HARNESS_LIMIT:-64} PERCENT=150 PASSES=1 /harness/swap-workload.sh || HARNESS_FAILED=1
 done
 
 # zswap through zpool, for each backend.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # zswap in front of a zram swap device, for each zpool backend in turn
-# (zsmalloc, zbud, z3fold): a verified stress-ng workload of about twice the
-# RAM, then zswap's counters must show pages stored and loaded.
+# (zsmalloc, zbud, z3fold): our verified workload (swapverify) of twice the
+# memory left to it, then zswap's counters must show pages stored and loaded.
 #   ZPOOLS="zsmalloc zbud z3fold"  COMPRESSOR=lzo  DURATION=20
 . /harness/lib.sh
 ZPOOLS=${ZPOOLS:-zsmalloc zbud z3fold}
@@ -14,7 +14,8 @@ if [ ! -d "$par" ]; then
 	exit 0
 fi
 mem_kb=$(meminfo_kb MemTotal)
-per_worker_kb=$((mem_kb))
+LIMIT_MB=${LIMIT_MB:-96}
+echo 0 > /proc/sys/vm/page-cluster
 
 for zpool in $ZPOOLS; do
 	if ! echo "$zpool" > "$par/zpool" 2>/dev/null; then
@@ -26,13 +27,15 @@ for zpool in $ZPOOLS; do
 	echo Y > "$par/enabled"
 	# The swap device behind zswap; zswap writes back to it when full.
 	echo lz4 > /sys/block/zram0/comp_algorithm
-	echo $((mem_kb * 3))K > /sys/block/zram0/disksize
+	echo $((LIMIT_MB * 4))M > /sys/block/zram0/disksize
 	mkswap /dev/zram0 > /dev/null && swapon /dev/zram0
 
 	out0=$(vmstat zswpout); in0=$(vmstat zswpin)
-	stress-ng --vm 2 --vm-bytes "${per_worker_kb}K" --vm-keep --vm-method all \
-		--verify --timeout "${DURATION:-20}s" --oom-avoid > /tmp/zswap.log 2>&1
+	# All but LIMIT_MB of the available memory locked: twice that swaps.
+	lock_mb=$(( $(meminfo_kb MemAvailable) / 1024 - LIMIT_MB ))
+	swapverify -l "$lock_mb" $((LIMIT_MB * 3 / 2)) 1 > /tmp/zswap.log 2>&1
 	rc=$?
+	cat /tmp/zswap.log
 	out1=$(vmstat zswpout); in1=$(vmstat zswpin)
 	echo "zswap: $zpool/$COMPRESSOR: zswpout $((out1 - out0)), zswpin $((in1 - in0))," \
 		"stored_pages $(cat $dbg/stored_pages 2>/dev/null), written_back" \

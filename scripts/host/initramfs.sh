@@ -50,7 +50,7 @@ cpio_gz() {
 }
 
 build_common() {
-	outdated "$common" "$TOP/scripts/host/initramfs.sh" || return 0
+	outdated "$common" "$TOP/scripts/host/initramfs.sh" "$TOP/tools" || return 0
 	stage=$BUILD/initramfs/common
 	rm -rf "$stage"
 	mkdir -p "$stage"
@@ -65,6 +65,12 @@ build_common() {
 		[ -e "$app" ] || ln -s /bin/busybox "$app"
 	done
 	for t in $TOOLS; do copy_with_libs "$stage" "$t"; done
+	# stdbuf (the kselftest runner uses it) preloads this library.
+	mkdir -p usr/libexec/coreutils
+	cp /usr/libexec/coreutils/libstdbuf.so usr/libexec/coreutils/
+	# Our own verified swap workload, static so it needs no library.
+	gcc -static -O2 -Wall -o usr/bin/swapverify "$TOP/tools/swapverify.c" ||
+		die "initramfs: cannot build tools/swapverify.c (gcc, libc6-dev)"
 	ln -sf mke2fs usr/sbin/mkfs.ext4
 	ln -sf mke2fs usr/sbin/mkfs.ext2
 	ln -sf ../../bin/bash usr/bin/bash

@@ -34,7 +34,7 @@ awk '
 	p++
 }
 END { printf("kunit %d %d %d\n", p, f, s) > "/dev/stderr" }
- "$dir/kunit.ktap" 2> "$dir/kunit.count" > "$dir/kunit.txt" || true
+' "$dir/kunit.ktap" 2> "$dir/kunit.count" > "$dir/kunit.txt" || true
 read -r _ kp kf ks < "$dir/kunit.count"
 # A suite that crashed before it finished leaves "# Subtest:" without a result.
 suites=$(grep -c '^    # Subtest:' "$dir/kunit.ktap" || true)

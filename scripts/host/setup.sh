@@ -7,7 +7,7 @@ set -eu
 SRC_PKG=linux-source-6.12
 SRC_VER=6.12.117-1~deb12u1
 PKGS="qemu-system-x86 busybox-static fio stress-ng util-linux ccache flex bison bc
-libelf-dev libssl-dev cpio sparse kmod xz-utils gcc make perl python3 git rsync file python3-ply"
+libelf-dev libssl-dev cpio sparse kmod xz-utils gcc libc6-dev make perl python3 git rsync file python3-ply"
 
 have_pinned() {
 	[ "$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null)" = "$SRC_VER" ]
