@@ -14,7 +14,7 @@ if [ ! -d "$par" ]; then
 	exit 0
 fi
 mem_kb=$(meminfo_kb MemTotal)
-LIMIT_MB=${LIMIT_MB:-96}
+LIMIT_MB=${LIMIT_MB:-128}
 echo 0 > /proc/sys/vm/page-cluster
 
 for zpool in $ZPOOLS; do
@@ -23,7 +23,8 @@ for zpool in $ZPOOLS; do
 		continue
 	fi
 	echo "$COMPRESSOR" > "$par/compressor"
-	echo 30 > "$par/max_pool_percent"
+	# A small pool: zswap's pool and zram's store share the memory left.
+	echo 10 > "$par/max_pool_percent"
 	echo Y > "$par/enabled"
 	# The swap device behind zswap; zswap writes back to it when full.
 	echo lz4 > /sys/block/zram0/comp_algorithm
@@ -31,9 +32,10 @@ for zpool in $ZPOOLS; do
 	mkswap /dev/zram0 > /dev/null && swapon /dev/zram0
 
 	out0=$(vmstat zswpout); in0=$(vmstat zswpin)
-	# All but LIMIT_MB of the available memory locked: twice that swaps.
+	# All but LIMIT_MB of the available memory locked: a workload a
+	# quarter larger than that swaps.
 	lock_mb=$(( $(meminfo_kb MemAvailable) / 1024 - LIMIT_MB ))
-	swapverify -l "$lock_mb" $((LIMIT_MB * 3 / 2)) 1 > /tmp/zswap.log 2>&1
+	swapverify -l "$lock_mb" $((LIMIT_MB * 5 / 4)) 1 > /tmp/zswap.log 2>&1
 	rc=$?
 	cat /tmp/zswap.log
 	out1=$(vmstat zswpout); in1=$(vmstat zswpin)
