@@ -10,9 +10,17 @@ panic) echo c > /proc/sysrq-trigger ;;
 esac
 
 # kselftests, through the kselftest runner; one line per test program.
+# harness.kselftests=zram03,zram07 runs only those.
+select="-c zram"
+if [ -n "${HARNESS_KSELFTESTS:-}" ]; then
+	select=""
+	for t in $(echo "$HARNESS_KSELFTESTS" | tr , ' '); do
+		select="$select -t zram:$t.sh"
+	done
+fi
 if [ -x /kselftest/run_kselftest.sh ]; then
 	cd /kselftest
-	./run_kselftest.sh -c zram 2>&1 | tee /tmp/kselftest.log
+	./run_kselftest.sh $select 2>&1 | tee /tmp/kselftest.log
 	cd /
 	grep -E '^(not )?ok [0-9]+ selftests:' /tmp/kselftest.log | while read -r line; do
 		case "$line" in
@@ -27,6 +35,9 @@ if [ -x /kselftest/run_kselftest.sh ]; then
 else
 	fail "kselftest: /kselftest/run_kselftest.sh missing from the initramfs"
 fi
+
+# harness.workloads=0 stops here (with harness.kselftests: one test alone).
+[ "${HARNESS_WORKLOADS:-1}" = 0 ] && exit $HARNESS_FAILED
 
 # The swap workload with verification, a smaller load than "make run".
 for algo in ${HARNESS_ALGOS:-lz4 zstd}; do
