@@ -13,6 +13,12 @@
  *           write: zs_map_object(ZS_MM_RW), memcpy() in,  zs_unmap_object()
  *  API=new  read:  zs_obj_read_begin(), memcpy() out, zs_obj_read_end()
  *           write: zs_obj_write()
+ *  API=copy read:  memcpy() out of a kmalloc() object (no zsmalloc)
+ *           write: memcpy() into it
+ *
+ * API=copy is the floor of the two others: the copies that any caller makes
+ * and the loop. The difference between a run of old or new and a run of
+ * copy is what the zsmalloc API costs by itself.
  *
  * Object sizes: nr_objs objects of each of the sizes in zsbench_sizes[], a
  * spread of the sizes that zram stores for compressed 4K pages, from well
@@ -69,14 +75,17 @@
 #include <linux/string.h>
 #include <linux/zsmalloc.h>
 
-#if defined(ZSBENCH_NEW_API) == defined(ZSBENCH_OLD_API)
-#error "build with exactly one of ZSBENCH_NEW_API and ZSBENCH_OLD_API (make API=new|old)"
+#if defined(ZSBENCH_NEW_API) + defined(ZSBENCH_OLD_API) + \
+	defined(ZSBENCH_COPY_ONLY) != 1
+#error "build with make API=new|old|copy (exactly one ZSBENCH_* API)"
 #endif
 
-#ifdef ZSBENCH_NEW_API
+#if defined(ZSBENCH_NEW_API)
 #define ZSBENCH_API "new"
-#else
+#elif defined(ZSBENCH_OLD_API)
 #define ZSBENCH_API "old"
+#else
+#define ZSBENCH_API "copy"
 #endif
 
 #define ZSBENCH_MAX_OBJS	(1024U * 1024U)
@@ -153,6 +162,30 @@ static void zsbench_fill(struct zsbench *zb, unsigned long handle,
 			 void *src, size_t len)
 {
 	zs_obj_write(zb->pool, handle, src, len);
+}
+#elif defined(ZSBENCH_COPY_ONLY)
+/*
+ * No zsmalloc: the objects are kmalloc() buffers and a handle is their
+ * address. What is left is what every API needs, the copy of the bytes
+ * and the loop around it: subtracted from the two others, it leaves the
+ * instructions spent in the API itself.
+ */
+static void zsbench_read(struct zsbench *zb, unsigned long handle,
+			 size_t len, void *dst)
+{
+	memcpy(dst, (void *)handle, len);
+}
+
+static void zsbench_write(struct zsbench *zb, unsigned long handle,
+			  void *src, size_t len)
+{
+	memcpy((void *)handle, src, len);
+}
+
+static void zsbench_fill(struct zsbench *zb, unsigned long handle,
+			 void *src, size_t len)
+{
+	memcpy((void *)handle, src, len);
 }
 #else
 static void zsbench_read(struct zsbench *zb, unsigned long handle,
@@ -232,6 +265,33 @@ static int zsbench_verify(struct zsbench *zb, unsigned int gen)
 	return 0;
 }
 
+#ifdef ZSBENCH_COPY_ONLY
+static unsigned long zsbench_alloc(struct zsbench *zb, size_t len)
+{
+	void *obj = kmalloc(len, GFP_KERNEL | __GFP_NOWARN);
+
+	return obj ? (unsigned long)obj : (unsigned long)ERR_PTR(-ENOMEM);
+}
+
+static void zsbench_release(struct zsbench *zb, unsigned long handle)
+{
+	kfree((void *)handle);
+}
+#else
+static unsigned long zsbench_alloc(struct zsbench *zb, size_t len)
+{
+	/* as zram allocates its objects */
+	return zs_malloc(zb->pool, len,
+			 GFP_KERNEL | __GFP_NOWARN | __GFP_HIGHMEM |
+			 __GFP_MOVABLE);
+}
+
+static void zsbench_release(struct zsbench *zb, unsigned long handle)
+{
+	zs_free(zb->pool, handle);
+}
+#endif
+
 /* Not timed: allocate every object and write generation 0 into it. */
 static int zsbench_populate(struct zsbench *zb)
 {
@@ -241,10 +301,7 @@ static int zsbench_populate(struct zsbench *zb)
 		size_t len = zsbench_size(i);
 		unsigned long handle;
 
-		/* as zram allocates its objects */
-		handle = zs_malloc(zb->pool, len,
-				   GFP_KERNEL | __GFP_NOWARN | __GFP_HIGHMEM |
-				   __GFP_MOVABLE);
+		handle = zsbench_alloc(zb, len);
 		if (IS_ERR_VALUE(handle)) {
 			pr_err("zs_malloc(%zu) failed for object %u: %ld\n",
 			       len, i, (long)handle);
@@ -300,7 +357,7 @@ static void zsbench_free(struct zsbench *zb)
 	if (zb->handles) {
 		for (i = 0; i < zb->nr; i++) {
 			if (zb->handles[i])
-				zs_free(zb->pool, zb->handles[i]);
+				zsbench_release(zb, zb->handles[i]);
 		}
 	}
 	if (zb->pool)
@@ -341,15 +398,17 @@ static int __init zsbench_init(void)
 	if (!res || !zb.handles || !zb.src || !zb.dst)
 		goto nomem;
 
+#ifndef ZSBENCH_COPY_ONLY
 	zb.pool = zs_create_pool(KBUILD_MODNAME);
 	if (!zb.pool)
 		goto nomem;
+#endif
 
 	clock_step = zsbench_clock_step();
 	pr_info("start api=%s runs=%u objs=%u nr_objs=%u sizes=%u..%u huge_class_size=%zu clock_step_ns=%llu\n",
 		ZSBENCH_API, runs, zb.nr, nr_objs, zsbench_sizes[0],
 		zsbench_sizes[ARRAY_SIZE(zsbench_sizes) - 1],
-		zs_huge_class_size(zb.pool), clock_step);
+		zb.pool ? zs_huge_class_size(zb.pool) : 0, clock_step);
 	if (clock_step >= TICK_NSEC / 2)
 		pr_warn("ktime_get_ns() advances in steps of a tick (%llu ns): the times are that coarse\n",
 			clock_step);

@@ -11,21 +11,30 @@ FLAVOUR=${FLAVOUR:-vm}
 RUNS=${RUNS:-10}
 results=$TOP/bench/results
 
+# build_module TREE API KO: bench/zsmalloc built for TREE's kernel, as
+# OUT/bench/KO (in the guest: /lib/bench/KO).
 build_module() {
-	tree=$1 api=$2
+	tree=$1 api=$2 ko=$3
 	kdir=$(out_dir "$tree" "$FLAVOUR")
-	rm -rf "$kdir/bench-src" "$kdir/bench"
+	rm -rf "$kdir/bench-src"
 	mkdir -p "$kdir/bench"
 	cp -r "$TOP/bench/zsmalloc" "$kdir/bench-src"
 	run make -s -C "$kdir" M="$kdir/bench-src" API="$api" modules
-	cp "$kdir/bench-src/zsbench.ko" "$kdir/bench/"
+	cp "$kdir/bench-src/zsbench.ko" "$kdir/bench/$ko"
 }
 
 for tree in base patched; do
 	sh "$TOP/scripts/host/kernel.sh" "$tree" "$FLAVOUR"
 done
-build_module base old
-build_module patched new
+# Each kernel runs its API (zsbench.ko), then the same loops without
+# zsmalloc (zsbench-copy.ko): the floor that the report subtracts to show
+# what the API costs by itself.
+for tree in base patched; do
+	rm -rf "$(out_dir "$tree" "$FLAVOUR")/bench"
+	build_module "$tree" copy zsbench-copy.ko
+done
+build_module base old zsbench.ko
+build_module patched new zsbench.ko
 for tree in base patched; do
 	sh "$TOP/scripts/host/initramfs.sh" "$tree" "$FLAVOUR"
 	ICOUNT=1 CPUS=1 MEM=512 TIMEOUT=${TIMEOUT:-1200} \
@@ -40,6 +49,7 @@ python3 "$TOP/scripts/host/zsbench-report.py" \
 	--patched "$(out_dir patched "$FLAVOUR")/bench-zsmalloc/console.log" \
 	--base-version "base: $(kver base), tag base ($(git -C "$TREE" rev-parse --short base))" \
 	--patched-version "patched: $(kver patched), $(git -C "$TREE" describe --always --tags) ($(git -C "$TREE" rev-list --count base..HEAD) patches)" \
+	--base-api old --patched-api new \
 	--command "make bench-zsmalloc RUNS=$RUNS" \
 	--out-md "$results/zsmalloc-api.md" --out-json "$results/zsmalloc-api.json"
 say "bench: wrote $results/zsmalloc-api.md and .json"

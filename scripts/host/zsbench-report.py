@@ -31,7 +31,9 @@ import argparse
 import datetime
 import json
 import os
+import math
 import re
+import statistics
 import sys
 
 sys.dont_write_bytecode = True  # keep scripts/host free of __pycache__
@@ -39,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ttest  # noqa: E402
 
 LINE_RE = re.compile(
-    r"zsbench: api=(?P<api>old|new) run=(?P<run>\d+) objs=(?P<objs>\d+)"
+    r"zsbench: api=(?P<api>old|new|copy) run=(?P<run>\d+) objs=(?P<objs>\d+)"
     r" read_ns=(?P<read>\d+) write_ns=(?P<write>\d+) total_ns=(?P<total>\d+)(?!\d)")
 VERIFY_RE = re.compile(r"zsbench: VERIFY FAILED")
 METRICS = (("total", "total_ns", "Total (read + write)"),
@@ -174,6 +176,30 @@ def markdown(data):
         w(ttest.format_ministat(data["ttest"][key]))
         w("```")
         w("")
+    o = data.get("overhead")
+    if o:
+        w("## The API by itself")
+        w("")
+        w("Each kernel also ran the module built with API=copy: the same loops and "
+          "copies (every object read out completely, written completely) on kmalloc() "
+          "buffers, without zsmalloc (%d and %d runs). A run minus that floor is what "
+          "the zsmalloc API costs by itself: mapping, locking, locating the object, "
+          "and the copies it makes on its own (the per-CPU buffer of the old API, "
+          "local_copy of the new one). Instructions per run, means; the interval is "
+          "%.1f%% with the standard errors of all four samples combined."
+          % (o["total"]["copy_runs"][0], o["total"]["copy_runs"][1], conf))
+        w("")
+        w("| Metric | Base floor (copy) | Base API | Patched floor (copy) | Patched API | "
+          "Difference ± CI | Difference % ± CI % |")
+        w("|---|---:|---:|---:|---:|---:|---:|")
+        for key, _, label in METRICS:
+            r = o[key]
+            pct = "n/a" if r["pct"] is None else "%s ± %.3f%%" % (fmt_pct(r["pct"]), r["pct_ci"])
+            w("| %s | %s | %s | %s | %s | %s ± %s | %s |"
+              % (label, fmt_num(r["floor_base"]), fmt_num(r["base_api"]),
+                 fmt_num(r["floor_patched"]), fmt_num(r["patched_api"]),
+                 fmt_num(r["diff"]), fmt_num(r["ci"]), pct))
+        w("")
     w("## Per-run phases")
     w("")
     w("| Run | Base read | Base write | Patched read | Patched write |")
@@ -197,6 +223,34 @@ def markdown(data):
     return "\n".join(out) + "\n"
 
 
+def api_overhead(base_log, patched_log, base, patched, confidence):
+    """What the API itself costs: each kernel's runs minus the runs of the
+    api=copy module (the same copies without zsmalloc) in the same log.
+    None when a log has no api=copy runs."""
+    try:
+        floors = [parse_log(base_log, "copy")[0], parse_log(patched_log, "copy")[0]]
+    except ReportError:
+        return None
+    res = {}
+    for key, field, _ in METRICS:
+        samples = [[r[field] for r in runs]
+                   for runs in (base, floors[0], patched, floors[1])]
+        means = [statistics.mean(x) for x in samples]
+        sds = [statistics.stdev(x) if len(x) > 1 else 0.0 for x in samples]
+        ns = [len(x) for x in samples]
+        ob, op = means[0] - means[1], means[2] - means[3]
+        # standard error of (patched - floor) - (base - floor), t with the
+        # smallest of the samples' degrees of freedom (conservative)
+        se = math.sqrt(sum(sd * sd / n for sd, n in zip(sds, ns)))
+        t = ttest.t_quantile(0.5 + confidence / 200.0, min(ns) - 1)
+        res[key] = {"base_api": ob, "patched_api": op, "floor_base": means[1],
+                    "floor_patched": means[3], "diff": op - ob, "ci": t * se,
+                    "pct": 100.0 * (op - ob) / ob if ob else None,
+                    "pct_ci": 100.0 * t * se / ob if ob else None,
+                    "copy_runs": [ns[1], ns[3]]}
+    return res
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", required=True, help="console log of the base kernel")
@@ -207,9 +261,9 @@ def main(argv=None):
     ap.add_argument("--command", required=True, help="the command that produced the logs")
     ap.add_argument("--out-md", required=True, help="Markdown report to write")
     ap.add_argument("--out-json", required=True, help="JSON file to write")
-    ap.add_argument("--base-api", choices=("old", "new"),
+    ap.add_argument("--base-api", choices=("old", "new", "copy"),
                     help="only use base runs of this API (needed if the log has both)")
-    ap.add_argument("--patched-api", choices=("old", "new"),
+    ap.add_argument("--patched-api", choices=("old", "new", "copy"),
                     help="only use patched runs of this API (needed if the log has both)")
     ap.add_argument("--confidence", type=float, default=95.0,
                     help="confidence level in percent (default 95)")
@@ -227,6 +281,8 @@ def main(argv=None):
         for key, field, _ in METRICS:
             tests[key] = ttest.ttest([r[field] for r in base],
                                      [r[field] for r in patched], args.confidence)
+        overhead = api_overhead(args.base, args.patched, base, patched,
+                                args.confidence)
     except (ReportError, ValueError) as e:
         print("zsbench-report: %s" % e, file=sys.stderr)
         return 1
@@ -241,6 +297,7 @@ def main(argv=None):
         "base": side("base", args.base, args.base_version, base),
         "patched": side("patched", args.patched, args.patched_version, patched),
         "ttest": tests,
+        "overhead": overhead,
         "warnings": warnings,
     }
     try:
