@@ -68,7 +68,8 @@ bench-zsmalloc: tree-if-missing
 	@RUNS=$${RUNS:-10} sh $(H)/bench-zsmalloc.sh
 
 # zram streams with fio: base, mid (up to preemptible streams) and patched
-# kernels; ALGOS="lz4 zstd" RUNS=3 RUNTIME=10 BENCH_CPUS="1 2" MEM_CPUS=64.
+# kernels; ALGOS="lz4 zstd" RUNS=3 RUNTIME=10 BENCH_CPUS="1 2" MEM_CPUS=64;
+# ONLY=mem reruns only the memory boots, ONLY=report only the report.
 bench-zram: tree-if-missing
 	@sh $(H)/bench-zram.sh
 

@@ -14,7 +14,9 @@
 # Environment: ALGOS ("lz4 zstd"), RUNS (3), RUNTIME (10 s per workload),
 #   DISKSIZE (256M: zram0, filled before each workload), BENCH_CPUS ("1 2"),
 #   MEM_CPUS (64), TIMEOUT (per boot, s; 3600), APPEND (extra kernel
-#   arguments), ACCEL (see vm.sh).
+#   arguments), ACCEL (see vm.sh), ONLY (unset: everything; "mem": only the
+#   memory boots, then the report from them and the fio runs already in the
+#   build folders; "report": only the report).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -46,11 +48,16 @@ mid_worktree() {
 	fi
 }
 
+ONLY=${ONLY:-}
+case $ONLY in '' | mem | report) ;; *) die "ONLY must be mem or report, not '$ONLY'" ;; esac
+
 mid_worktree
-for tree in base mid patched; do
-	sh "$TOP/scripts/host/kernel.sh" "$tree" "$FLAVOUR"
-	sh "$TOP/scripts/host/initramfs.sh" "$tree" "$FLAVOUR"
-done
+if [ "$ONLY" != report ]; then
+	for tree in base mid patched; do
+		sh "$TOP/scripts/host/kernel.sh" "$tree" "$FLAVOUR"
+		sh "$TOP/scripts/host/initramfs.sh" "$tree" "$FLAVOUR"
+	done
+fi
 
 # boot TREE JOB CPUS MEM FIO APPEND: one guest run, in OUT/JOB-CPUScpu. A
 # boot that fails is reported and the others still run; the report says
@@ -59,12 +66,13 @@ failed=""
 runs=""
 boot() {
 	name=$2-$3cpu
+	runs="$runs --run $1=$(out_dir "$1" "$FLAVOUR")/$name"
+	case "$ONLY:$2" in report:* | mem:bench-zram) return 0 ;; esac
 	if ! CPUS=$3 MEM=$4 FIO=$5 APPEND="preempt=full $6 ${APPEND:-}" RUN=$name \
 		TIMEOUT=${TIMEOUT:-3600} sh "$TOP/scripts/host/vm.sh" "$1" "$FLAVOUR" "$2"; then
 		say "bench: $1 $name failed"
 		failed="$failed $1/$name"
 	fi
-	runs="$runs --run $1=$(out_dir "$1" "$FLAVOUR")/$name"
 }
 for cpus in $BENCH_CPUS; do
 	for tree in base mid patched; do
