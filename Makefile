@@ -19,7 +19,7 @@ OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVO
 export CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-if-missing export kernel initramfs run test parse \
-	bench-zsmalloc bench-zram clean help
+	bench-zsmalloc bench-zram check-series clean help
 all: help
 
 help:
@@ -72,6 +72,10 @@ bench-zsmalloc: tree-if-missing
 # ONLY=mem reruns only the memory boots, ONLY=report only the report.
 bench-zram: tree-if-missing
 	@sh $(H)/bench-zram.sh
+
+# Build the kernel at every patch of the series and checkpatch each patch.
+check-series: tree-if-missing
+	@sh $(H)/check-series.sh
 
 # Re-judge a finished run from its saved logs: make parse RUN=build/out/...
 parse:
