@@ -1,7 +1,7 @@
 #!/bin/sh
 # Check every patch of the series on its own: for each commit of base..HEAD
 # in build/linux, in order, build the FLAVOUR (vm) kernel of that commit
-# (in the worktree build/mid/linux, so build/linux is left alone) and run
+# (in the worktree build/check/linux, so build/linux is left alone) and run
 # scripts/checkpatch.pl --strict on the patch. Stops at the first commit
 # that does not build; lists checkpatch findings at the end.
 # Environment: FLAVOUR (vm), JOBS (see kernel.sh).
@@ -9,7 +9,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 FLAVOUR=${FLAVOUR:-vm}
-wt=$(tree_dir mid)
+wt=$(tree_dir check)
 commits=$(git -C "$TREE" rev-list --reverse base..HEAD)
 [ -n "$commits" ] || die "no commits on top of base in $TREE"
 if [ -d "$wt" ] && git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
@@ -26,7 +26,7 @@ for c in $commits; do
 	subject=$(git -C "$TREE" log -1 --format=%s "$c")
 	say "check-series: [$n/$total] $subject"
 	git -C "$wt" checkout -q --detach "$c"
-	sh "$TOP/scripts/host/kernel.sh" mid "$FLAVOUR" ||
+	sh "$TOP/scripts/host/kernel.sh" check "$FLAVOUR" ||
 		die "check-series: patch $n ($subject) does not build"
 	if ! git -C "$TREE" format-patch -1 --stdout "$c" |
 		(cd "$wt" && perl scripts/checkpatch.pl --strict -q -) > "$BUILD/checkpatch.out" 2>&1; then

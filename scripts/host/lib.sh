@@ -12,13 +12,15 @@ run() { printf '+ %s\n' "$*"; "$@"; }
 now() { date +%s; }
 
 # Source folder for a tree name: "patched" is the git tree, "base" a worktree on tag base,
-# "mid" a worktree on a commit of the series (scripts/host/bench-zram.sh sets it up).
+# "mid" a worktree on a commit of the series (scripts/host/bench-zram.sh sets it up),
+# "check" another one that scripts/host/check-series.sh moves along the series.
 tree_dir() {
 	case "$1" in
 	patched) echo "$TREE" ;;
 	base) echo "$BUILD/base/linux" ;;
 	mid) echo "$BUILD/mid/linux" ;;
-	*) die "unknown tree '$1' (use base, mid or patched)" ;;
+	check) echo "$BUILD/check/linux" ;;
+	*) die "unknown tree '$1' (use base, mid, check or patched)" ;;
 	esac
 }
 
