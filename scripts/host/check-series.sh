@@ -26,6 +26,10 @@ for c in $commits; do
 	subject=$(git -C "$TREE" log -1 --format=%s "$c")
 	say "check-series: [$n/$total] $subject"
 	git -C "$wt" checkout -q --detach "$c"
+	# Configure again at every commit: an option that a patch adds (e.g.
+	# CONFIG_ZSMALLOC_KUNIT_TEST) must be set from the fragments. The same
+	# .config rebuilds nothing.
+	rm -f "$(out_dir check "$FLAVOUR")/.config"
 	sh "$TOP/scripts/host/kernel.sh" check "$FLAVOUR" ||
 		die "check-series: patch $n ($subject) does not build"
 	if ! git -C "$TREE" format-patch -1 --stdout "$c" |
