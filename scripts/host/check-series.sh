@@ -4,7 +4,8 @@
 # (in the worktree build/check/linux, so build/linux is left alone) and run
 # scripts/checkpatch.pl --strict on the patch. Stops at the first commit
 # that does not build; lists checkpatch findings at the end.
-# Environment: FLAVOUR (vm), JOBS (see kernel.sh).
+# Environment: FLAVOUR (vm), JOBS (see kernel.sh), FROM (1: the first
+# patch to check, to resume a check).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -23,6 +24,7 @@ fi
 n=0 total=$(echo "$commits" | wc -l) findings=""
 for c in $commits; do
 	n=$((n + 1))
+	[ "$n" -ge "${FROM:-1}" ] || continue
 	subject=$(git -C "$TREE" log -1 --format=%s "$c")
 	say "check-series: [$n/$total] $subject"
 	git -C "$wt" checkout -q --detach "$c"
