@@ -2,6 +2,7 @@
 #
 #   make run     boot the patched kernel with zram swap under memory pressure
 #   make test    debug kernel: KUnit, zram kselftests, verified swap workload
+#   make soak    debug kernel: soak and fault tests (DURATION=600 s each)
 #
 # Variables: TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
 #   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
@@ -18,12 +19,12 @@ OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVO
 
 export CPUS MEM ACCEL TIMEOUT
 
-.PHONY: all setup tree tree-if-missing export kernel initramfs run test parse \
+.PHONY: all setup tree tree-if-missing export kernel initramfs run test soak parse \
 	bench-zsmalloc bench-zram check-series clean help
 all: help
 
 help:
-	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@sh $(H)/setup.sh
@@ -62,6 +63,20 @@ test: kernel initramfs
 	@APPEND="preempt=$(PREEMPT) $(APPEND)" TIMEOUT=$${TIMEOUT:-2400} FIO=1 \
 		sh $(H)/vm.sh $(TREE) $(FLAVOUR) test; \
 	sh $(H)/parse.sh $(OUT)/test
+
+# Soak and fault tests (scripts/guest/job-soak.sh): fio verify on zram with
+# compaction, writeback, recompression and CPU hotplug; a swap storm; writes
+# past mem_limit. DURATION seconds for each of the first two; pick with
+# APPEND=harness.soak=zram,swapstorm,memlimit. The timeout leaves 40 minutes
+# for boot, setup and the slow exits under TCG.
+soak: FLAVOUR = debug
+soak: MEM = 1024
+soak: DURATION ?= 600
+soak: kernel initramfs
+	@APPEND="preempt=$(PREEMPT) harness.duration=$(DURATION) $(APPEND)" \
+		TIMEOUT=$${TIMEOUT:-$$((2 * $(DURATION) + 2400))} FIO=1 \
+		sh $(H)/vm.sh $(TREE) $(FLAVOUR) soak; \
+	sh $(H)/parse.sh $(OUT)/soak
 
 # Benchmarks: base and patched kernels in one run; results in bench/results/.
 bench-zsmalloc: tree-if-missing
