@@ -69,7 +69,13 @@ row() {
 	read -r _ kp kf ks < "$run/kunit.count"
 	ksum="$kp passed, $kf failed"
 	[ "$ks" = 0 ] || ksum="$ksum, $ks skipped"
-	kself=$(count kselftest: "$run/report.log")
+	# The runner's own result lines: there even when the job did not end.
+	kself=$(awk '
+	/^ok [0-9]+ selftests: .*# SKIP/ { s++; next }
+	/^ok [0-9]+ selftests: / { p++ }
+	/^not ok [0-9]+ selftests: / { f++; n = n " " $6 }
+	END { printf("%d ok, %d failed%s, %d skipped", p, f, f ? " (" substr(n, 2) ")" : "", s) }
+	' "$run/report.log")
 	# zram04 needs fio, which only the x86_64 initramfs has.
 	grep -q '^HARNESS: skip kselftest: zram: zram04' "$run/report.log" && kself="$kself (zram04: no fio)"
 	swap="$(count swap: "$run/report.log"); zswap $(count zswap: "$run/report.log")"
@@ -158,7 +164,7 @@ done
 	echo
 	for f in $ALL; do
 		printf -- '- `%s`: %s\n' "$f" "$(sed -n '/^# CONFIG_/q; /^#/!q; /^# ARCH:/d; s/^# //p' \
-			"$TOP/configs/$f.config" | tr '\n' ' ' | sed 's/ *$//')"
+			"$TOP/configs/$f.config" | tr '\n' ' ' | sed 's/^The "[^"]*" flavour[^:]*: //; s/ *$//')"
 	done
 } > "$results.tmp"
 mv "$results.tmp" "$results"
