@@ -59,6 +59,8 @@ row() {
 	shift=$(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$out/.config" 2>/dev/null)
 	pages="$(( 1 << (${shift:-12} - 10) )) KiB"
 	kver=$(cat "$out/include/config/kernel.release" 2>/dev/null || echo "?")
+	# The series' commit the kernel was built from (saved by one()).
+	[ -f "$out/matrix.rev" ] && kver="$kver ($(cat "$out/matrix.rev"))"
 	date=$(date -u '+%Y-%m-%d %H:%M UTC')
 	base=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo "?")
 	if [ "$status" != ran ]; then
@@ -98,6 +100,7 @@ one() {
 		row "$f" "kernel build failed: $out/build.log"; return 1
 	fi
 	t1=$(now)
+	git -C "$TREE" describe --always --tags > "$out/matrix.rev" 2>/dev/null || rm -f "$out/matrix.rev"
 	if ! sh "$TOP/scripts/host/initramfs.sh" patched "$f"; then
 		row "$f" "initramfs failed"; return 1
 	fi
@@ -131,8 +134,8 @@ done
 {
 	echo "# Reliability matrix"
 	echo
-	echo "The patched tree (\`build/linux\`, $(git -C "$TREE" describe --always --tags 2>/dev/null || echo '?'):"
-	echo "base + \`patches/\`) built and booted in QEMU in each flavour, running the"
+	echo "The patched tree (\`build/linux\`: base + \`patches/\`; the kernel column"
+	echo "names the commit each was built from) built and booted in QEMU in each flavour, running the"
 	echo "test job: the KUnit suites at boot (zsmalloc's), the zram kselftests"
 	echo "through the kselftest runner, the verified swap workload (lz4, zstd) and"
 	echo "zswap with zsmalloc. Any kernel splat on the console fails a flavour."
