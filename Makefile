@@ -3,6 +3,8 @@
 #   make run     boot the patched kernel with zram swap under memory pressure
 #   make test    debug kernel: KUnit, zram kselftests, verified swap workload
 #   make soak    debug kernel: soak and fault tests (DURATION=600 s each)
+#   make matrix  the test job on i386 highmem, PREEMPT_RT, arm64 4K and 16K
+#                pages and debug kernels: bench/results/matrix.md
 #
 # Variables: TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
 #   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
@@ -20,11 +22,11 @@ OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVO
 export CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-if-missing export kernel initramfs run test soak parse \
-	bench-zsmalloc bench-zram check-series clean help
+	bench-zsmalloc bench-zram check-series matrix clean help
 all: help
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@sh $(H)/setup.sh
@@ -91,6 +93,13 @@ bench-zram: tree-if-missing
 # Build the kernel at every patch of the series and checkpatch each patch.
 check-series: tree-if-missing
 	@sh $(H)/check-series.sh
+
+# The reliability matrix (see scripts/host/matrix.sh): every flavour of
+# MATRIX="i386-highmem arm64-16k rt arm64 debug" built, booted with the test
+# job and judged; the table goes to bench/results/matrix.md.
+matrix: tree-if-missing
+	@sh $(H)/setup.sh matrix
+	@MATRIX="$(MATRIX)" sh $(H)/matrix.sh
 
 # Re-judge a finished run from its saved logs: make parse RUN=build/out/...
 parse:

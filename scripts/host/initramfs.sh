@@ -9,6 +9,13 @@
 #                                    that run fio)
 #   OUT/guest.cpio.gz                the guest scripts, that tree's
 #                                    kselftests and the kernel's bench modules
+# A flavour of another architecture (i386, arm64: "# ARCH:" in its config
+# fragment) gets static binaries only, from Debian's packages of that
+# architecture that 'setup.sh matrix' unpacks into build/foreign/DEBARCH:
+#   build/initramfs/DEBARCH/common.cpio.gz  busybox-static, bash-static
+#                                    (/bin/bash-static) and swapverify,
+#                                    built with the cross compiler; no fio
+#                                    (zram04 skips), stress-ng or zramctl
 # Each part is rebuilt when its inputs are newer than it.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -17,7 +24,10 @@ tree=${1:?usage: initramfs.sh base|patched FLAVOUR}
 flavour=${2:?usage: initramfs.sh base|patched FLAVOUR}
 src=$(tree_dir "$tree")
 out=$(out_dir "$tree" "$flavour")
+arch=$(flavour_arch "$flavour")
+arch_vars "$arch"
 common=$BUILD/initramfs/common.cpio.gz
+[ "$arch" = x86_64 ] || common=$BUILD/initramfs/$DEBARCH/common.cpio.gz
 fio=$BUILD/initramfs/fio.cpio.gz
 TOOLS="/bin/bash /usr/bin/stress-ng /usr/sbin/zramctl /usr/sbin/mke2fs
 /usr/bin/bc /usr/bin/timeout /usr/bin/stdbuf"
@@ -83,6 +93,53 @@ build_common() {
 	say "initramfs: $common ($(du -h "$common" | cut -f1))"
 }
 
+# The same for another architecture, from static binaries only.
+build_common_foreign() {
+	root=$BUILD/foreign/$DEBARCH
+	for f in bin/busybox bin/bash-static; do
+		[ -x "$root/$f" ] || die "initramfs: no $root/$f: run 'sh scripts/host/setup.sh matrix'"
+	done
+	command -v "$TARGET_CC" >/dev/null 2>&1 ||
+		die "initramfs: no $TARGET_CC: run 'sh scripts/host/setup.sh matrix'"
+	outdated "$common" "$TOP/scripts/host/initramfs.sh" "$TOP/tools" "$root" || return 0
+	stage=$BUILD/initramfs/$DEBARCH/common
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	cd "$stage"
+	mkdir -p bin sbin usr/bin usr/sbin lib proc sys dev tmp run root etc mnt
+	cp "$root/bin/busybox" bin/busybox
+	cp "$root/bin/bash-static" bin/bash
+	ln -sf ../../bin/bash usr/bin/bash
+	# The applets of the host's busybox-static: Debian builds every
+	# architecture's from one configuration.
+	for app in $(/bin/busybox --list-full); do
+		[ -e "$app" ] || ln -s /bin/busybox "$app"
+	done
+	# The kselftest runner bounds each test with GNU's "timeout
+	# --foreground"; busybox's timeout lacks the option (and never makes a
+	# process group of its own, which is what --foreground avoids). A test
+	# it stops ends with status 143, not 124: still a failure.
+	rm -f usr/bin/timeout
+	printf '%s\n' '#!/bin/sh' '[ "$1" = --foreground ] && shift' \
+		'exec /bin/busybox timeout "$@"' > usr/bin/timeout
+	chmod 755 usr/bin/timeout
+	# busybox's mke2fs makes ext2 (the zram01 kselftest falls back to it);
+	# it answers only to its own name, and picks 1 KiB blocks for a small
+	# device where e2fsprogs' takes the device's logical block size (4 KiB
+	# on zram: the kernel cannot mount smaller blocks there).
+	printf '#!/bin/sh\nexec mke2fs -b 4096 "$@"\n' > usr/sbin/mkfs.ext2
+	chmod 755 usr/sbin/mkfs.ext2
+	"$TARGET_CC" -static -O2 -Wall -o usr/bin/swapverify "$TOP/tools/swapverify.c" ||
+		die "initramfs: cannot build tools/swapverify.c with $TARGET_CC"
+	echo 'root:x:0:0:root:/root:/bin/sh' > etc/passwd
+	echo 'root:x:0:' > etc/group
+	: > etc/fstab
+	cd "$TOP"
+	cpio_gz "$stage" "$common.tmp"
+	mv "$common.tmp" "$common"
+	say "initramfs: $common ($(du -h "$common" | cut -f1))"
+}
+
 build_fio() {
 	outdated "$fio" "$common" || return 0
 	stage=$BUILD/initramfs/fio
@@ -115,7 +172,14 @@ build_guest() {
 	mv "$img.tmp" "$img"
 }
 
-mkdir -p "$BUILD/initramfs" "$out"
+mkdir -p "$(dirname "$common")" "$out"
+if [ "$arch" != x86_64 ]; then
+	build_common_foreign
+	build_guest
+	cat "$common" "$out/guest.cpio.gz" > "$out/initramfs.cpio.gz"
+	say "initramfs: $out/initramfs.cpio.gz ($arch, without fio)"
+	exit 0
+fi
 build_common
 build_fio
 build_guest

@@ -1,31 +1,44 @@
 #!/bin/sh
-# Configure and build one kernel:  kernel.sh TREE FLAVOUR
+# Configure and build one kernel:  kernel.sh TREE FLAVOUR [config]
 #   TREE     base (tag base, in build/base/linux) or patched (build/linux)
-#   FLAVOUR  a file configs/FLAVOUR.config; every flavour is merged onto
-#            tinyconfig after configs/vm.config, in that order.
+#   FLAVOUR  a file configs/FLAVOUR.config; merged onto tinyconfig after
+#            configs/vm.config and the architecture's configs/vm-ARCH.config,
+#            in that order. The architecture is the fragment's "# ARCH:"
+#            line (x86_64, i386 or arm64; x86_64 without one): see
+#            flavour_arch and arch_vars in lib.sh.
+#   config   only configure and check the configuration, build nothing
 # Output: out_dir in lib.sh, e.g. build/out/patched-debug/ (.config,
-#   arch/x86/boot/bzImage, build.log)
+#   arch/x86/boot/bzImage or arch/arm64/boot/Image, build.log)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:?usage: kernel.sh base|patched FLAVOUR}
 flavour=${2:?usage: kernel.sh base|patched FLAVOUR}
+what=${3:-all}
 src=$(tree_dir "$tree")
 out=$(out_dir "$tree" "$flavour")
 jobs=${JOBS:-$(nproc)}
 
 [ -d "$src" ] || die "no source tree $src: run 'make tree' first"
-frags="$TOP/configs/vm.config"
+arch=$(flavour_arch "$flavour")
+arch_vars "$arch"
+frags="$TOP/configs/vm.config $TOP/configs/vm-$arch.config"
 [ "$flavour" = vm ] || frags="$frags $TOP/configs/$flavour.config"
 for f in $frags; do
 	[ -f "$f" ] || die "no config fragment $f (flavours: $(ls "$TOP"/configs | sed 's/\.config//' | tr '\n' ' '))"
 done
 
-cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+cc=${CROSS}gcc
+command -v "$cc" >/dev/null 2>&1 ||
+	die "kernel: no $cc for $arch: run 'sh scripts/host/setup.sh matrix'"
+command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=true
 export KBUILD_BUILD_TIMESTAMP='2025-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
-kmake() { run make -s -C "$src" O="$out" ARCH=x86_64 CC="$cc" "$@"; }
+if [ -n "$CROSS" ]; then
+	kmake() { run make -s -C "$src" O="$out" ARCH=$KARCH CROSS_COMPILE="$CROSS" CC="$cc" "$@"; }
+else
+	kmake() { run make -s -C "$src" O="$out" ARCH=$KARCH CC="$cc" "$@"; }
+fi
 
 mkdir -p "$out"
 stale=0
@@ -39,11 +52,14 @@ fi
 
 # Every option the fragments ask for must have survived olddefconfig; a
 # silently dropped CONFIG_KASAN=y would make a test run prove nothing.
-bad=""
+# A later fragment overrides an earlier one (as merge_config does): the
+# last value of each option is the one checked.
 for f in $frags; do
 	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1 \2/p' \
 	       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 n/p' "$f"
-done | while read -r sym want; do
+done | awk '{ want[$1] = substr($0, length($1) + 2); if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+	END { for (i = 0; i < n; i++) print order[i], want[order[i]] }' |
+while read -r sym want; do
 	have=$(sed -n -e "s/^$sym=\(.*\)$/\1/p" -e "s/^# $sym is not set$/n/p" "$out/.config")
 	[ -n "$have" ] || have=n
 	[ "$have" = "$want" ] && continue
@@ -59,10 +75,12 @@ if [ -s "$out/config-dropped" ]; then
 $(cat "$out/config-dropped")"
 fi
 
+[ "$what" = config ] && { say "kernel: $tree-$flavour configured ($arch): $out/.config"; exit 0; }
+
 t0=$(now)
 if ! kmake -j"$jobs" all > "$out/build.log" 2>&1; then
 	tail -40 "$out/build.log"
 	die "kernel: build of $tree-$flavour failed, see $out/build.log"
 fi
 grep -E 'warning:' "$out/build.log" | head -20 || true
-say "kernel: $tree-$flavour built in $(( $(now) - t0 ))s: $out/arch/x86/boot/bzImage"
+say "kernel: $tree-$flavour built in $(( $(now) - t0 ))s: $out/$KIMAGE"

@@ -31,3 +31,32 @@ tree_dir() {
 out_dir() {
 	echo "$(dirname "$(tree_dir "$1")")/out/$1-$2"
 }
+
+# The architecture of a flavour: the "# ARCH: NAME" line of its config
+# fragment (x86_64 if it has none; the vm flavour is x86_64).
+flavour_arch() {
+	a=""
+	[ -f "$TOP/configs/$1.config" ] &&
+		a=$(sed -n 's/^# ARCH: *\([a-z0-9_]*\).*$/\1/p' "$TOP/configs/$1.config" | head -1)
+	echo "${a:-x86_64}"
+}
+
+# What building and booting a kernel of architecture $1 takes:
+#   KARCH    make's ARCH=      CROSS  make's CROSS_COMPILE= (empty: host gcc)
+#   KIMAGE   the kernel image, relative to the build folder
+#   QEMU     the system emulator   CONSOLE  the kernel console's name
+#   REPORT   the guest's report channel (/dev/NAME; see scripts/guest/init)
+#   DEBARCH  Debian's name for the userland of the initramfs
+#   TARGET_CC  compiler for the initramfs's own static tools
+arch_vars() {
+	case "$1" in
+	x86_64) KARCH=x86_64 CROSS="" KIMAGE=arch/x86/boot/bzImage QEMU=qemu-system-x86_64
+		CONSOLE=ttyS0 REPORT=ttyS1 DEBARCH=amd64 TARGET_CC=gcc ;;
+	i386) KARCH=i386 CROSS="" KIMAGE=arch/x86/boot/bzImage QEMU=qemu-system-i386
+		CONSOLE=ttyS0 REPORT=ttyS1 DEBARCH=i386 TARGET_CC=i686-linux-gnu-gcc ;;
+	arm64) KARCH=arm64 CROSS=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image
+		QEMU=qemu-system-aarch64 CONSOLE=ttyAMA0 REPORT=hvc0 DEBARCH=arm64
+		TARGET_CC=aarch64-linux-gnu-gcc ;;
+	*) die "unknown architecture '$1' (x86_64, i386 or arm64)" ;;
+	esac
+}

@@ -7,7 +7,11 @@
 #   initramfs with fio), RUN (name of the run folder, default JOB).
 # Output in OUT/RUN/ (OUT: build/out/patched-FLAVOUR or build/base/out/
 #   base-FLAVOUR): console.log (the serial console),
-#   report.log (the job's own output, from the second serial port), cmdline.
+#   report.log (the job's own output, from the second serial port; on arm64
+#   from a virtio console), cmdline.
+# The flavour's architecture (lib.sh: flavour_arch, arch_vars) picks the
+# emulator: qemu-system-x86_64, qemu-system-i386, or qemu-system-aarch64
+# -M virt (TCG only: no KVM for another architecture).
 # Exit status: the job's, 124 on a timeout, 1 if the job never reported.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +20,9 @@ tree=${1:?usage: vm.sh TREE FLAVOUR JOB}
 flavour=${2:?usage: vm.sh TREE FLAVOUR JOB}
 job=${3:?usage: vm.sh TREE FLAVOUR JOB}
 kdir=$(out_dir "$tree" "$flavour")
-img=$kdir/arch/x86/boot/bzImage
+arch=$(flavour_arch "$flavour")
+arch_vars "$arch"
+img=$kdir/$KIMAGE
 initrd=$kdir/initramfs.cpio.gz
 [ "${FIO:-0}" = 1 ] && initrd=$kdir/initramfs-fio.cpio.gz
 out=$kdir/${RUN:-$job}
@@ -26,14 +32,14 @@ TIMEOUT=${TIMEOUT:-900}
 
 [ -f "$img" ] || die "no kernel image $img: run 'make kernel TREE=$tree FLAVOUR=$flavour' first"
 [ -f "$initrd" ] || die "no initramfs $initrd: run 'make initramfs TREE=$tree FLAVOUR=$flavour' first"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make setup'"
+command -v "$QEMU" >/dev/null || die "$QEMU missing: run 'make setup' ('sh scripts/host/setup.sh matrix' for i386, arm64)"
 
 # KVM only where it really boots a guest: nested KVM can hang in early boot.
 # The answer is kept in build/accel until the file is removed.
 probe_kvm() {
 	[ -w /dev/kvm ] || { echo tcg; return; }
 	p=$(mktemp -d)
-	timeout -k 2 20 qemu-system-x86_64 -accel kvm -cpu host -smp 1 -m 256 \
+	timeout -k 2 20 "$QEMU" -accel kvm -cpu host -smp 1 -m 256 \
 		-kernel "$img" -initrd "$kdir/initramfs.cpio.gz" -nographic -no-reboot \
 		-append "console=ttyS0 panic=-1 harness.job=probe" \
 		-serial file:"$p/console" -serial file:"$p/report" -display none \
@@ -43,7 +49,10 @@ probe_kvm() {
 }
 
 accel=${ACCEL:-auto}
-if [ "${ICOUNT:-0}" = 1 ]; then
+if [ "$arch" = arm64 ] && [ "${ICOUNT:-0}" != 1 ]; then
+	[ "$accel" != kvm ] || die "ACCEL=kvm: an arm64 guest runs under TCG here"
+	accel=tcg
+elif [ "${ICOUNT:-0}" = 1 ]; then
 	accel=icount
 elif [ "$accel" = auto ]; then
 	if [ ! -f "$BUILD/accel" ]; then
@@ -58,16 +67,34 @@ tcg) accel_args="-accel tcg,thread=multi -cpu max" ;;
 icount) accel_args="-accel tcg,thread=single -icount shift=0 -cpu max" ;;
 *) die "ACCEL must be auto, kvm or tcg" ;;
 esac
+# The console on the first serial port; the report on the second, or on
+# arm64 (one PL011) on a virtio console, hvc0 in the guest. pauth-impdef:
+# QEMU's own pointer authentication, much faster under TCG.
+machine=""
+report_args="-serial file:$out/report.log"
+case "$arch" in
+i386)
+	# QEMU's TCG "max" CPU says AuthenticAMD, family 6: a 32-bit kernel
+	# takes it for an Athlon and WARNs that it is not fit for SMP.
+	accel_args=$(echo "$accel_args" | sed 's/-cpu max/-cpu max,vendor=GenuineIntel/') ;;
+arm64)
+	accel_args=$(echo "$accel_args" | sed 's/-cpu max/-cpu max,pauth-impdef=on/')
+	machine="-M virt"
+	report_args="-device virtio-serial-device -chardev file,id=report,path=$out/report.log
+		-device virtconsole,chardev=report" ;;
+esac
 
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/report.log"
-cmdline="console=ttyS0 panic=-1 oops=panic softlockup_panic=0 harness.job=$job ${APPEND:-}"
+report_arg=""
+[ "$REPORT" = ttyS1 ] || report_arg="harness.report=$REPORT "
+cmdline="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 ${report_arg}harness.job=$job ${APPEND:-}"
 echo "$cmdline" > "$out/cmdline"
 echo "$accel" > "$out/accel"
-set -- qemu-system-x86_64 $accel_args -smp "$CPUS" -m "$MEM" \
+set -- $QEMU $machine $accel_args -smp "$CPUS" -m "$MEM" \
 	-kernel "$img" -initrd "$initrd" -append "$cmdline" \
 	-display none -monitor none -no-reboot -nodefaults \
-	-serial file:"$out/console.log" -serial file:"$out/report.log"
+	-serial file:"$out/console.log" $report_args
 say "vm: $tree-$flavour job $job: $CPUS CPUs, $MEM MiB, $accel, timeout ${TIMEOUT}s"
 printf '+ %s\n' "$*"
 t0=$(now)

@@ -1,0 +1,176 @@
+#!/bin/sh
+# The reliability matrix (make matrix): the patched tree built and booted in
+# QEMU in several flavours, each running the test job (the KUnit suites at
+# boot, the zram kselftests, the verified swap workload, zswap), judged by
+# parse.sh. Writes bench/results/matrix.md: one row per flavour, the last
+# result of each (a flavour not run this time keeps its older row).
+#
+#   flavour        arch    pages  guest
+#   i386-highmem   i386    4 KiB  2 GiB, PAE: zsmalloc's pages in highmem
+#   arm64-16k      arm64  16 KiB  1 GiB, qemu-system-aarch64 -M virt, TCG
+#   rt             x86_64  4 KiB  1 GiB, PREEMPT_RT
+#   arm64          arm64   4 KiB  1 GiB
+#   debug          x86_64  4 KiB  768 MiB, the kernel of make test
+#
+# Environment: MATRIX (the flavours, in that order by default), CPUS (2),
+#   TIMEOUT (per boot, s; 3600), APPEND (extra kernel arguments), JOBS
+#   (kernel.sh), ACCEL (vm.sh; arm64 always runs under TCG).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+ALL="i386-highmem arm64-16k rt arm64 debug"
+cmd="make matrix${MATRIX:+ MATRIX=\"$MATRIX\"}${APPEND:+ APPEND=\"$APPEND\"}"
+MATRIX=${MATRIX:-$ALL}
+results=$TOP/bench/results/matrix.md
+rows=$BUILD/matrix
+mkdir -p "$rows"
+
+# Memory and kernel arguments of each flavour's guest. PREEMPT_RT has no
+# preempt= (no PREEMPT_DYNAMIC); the others run preempt=full as make test.
+guest_mem() {
+	case "$1" in
+	i386-highmem) echo 2048 ;;
+	debug) echo 768 ;;
+	*) echo 1024 ;;
+	esac
+}
+guest_append() {
+	case "$1" in
+	rt) echo "" ;;
+	*) echo "preempt=full" ;;
+	esac
+}
+
+# count KIND FILE: "P ok, F failed, S skipped" of the guest checks whose
+# name starts with KIND (kselftest:, swap:, zswap:).
+count() {
+	awk -v k="$1" '
+	$1 == "HARNESS:" && $2 == "ok" && $3 == k { p++ }
+	$1 == "HARNESS:" && $2 == "not" && $4 == k { f++ }
+	$1 == "HARNESS:" && $2 == "skip" && $3 == k { s++ }
+	END { printf("%d ok, %d failed, %d skipped", p, f, s) }' "$2"
+}
+
+# row FLAVOUR STATUS: write the flavour's table row from its last run
+# (STATUS: "ran", or what stopped it before the run).
+row() {
+	f=$1 status=$2 out=$(out_dir patched "$1") arch=$(flavour_arch "$1")
+	run=$out/matrix
+	shift=$(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$out/.config" 2>/dev/null)
+	pages="$(( 1 << (${shift:-12} - 10) )) KiB"
+	kver=$(cat "$out/include/config/kernel.release" 2>/dev/null || echo "?")
+	# The series' commit the kernel was built from (saved by one()).
+	[ -f "$out/matrix.rev" ] && kver="$kver ($(cat "$out/matrix.rev"))"
+	date=$(date -u '+%Y-%m-%d %H:%M UTC')
+	base=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo "?")
+	if [ "$status" != ran ]; then
+		printf '| %s | %s | %s | %s | - | - | - | - | **FAIL** (%s) | %s | %s |\n' \
+			"$f" "$arch" "$pages" "$kver" "$status" "$date" "$base" > "$rows/$f.row"
+		return
+	fi
+	read -r _ kp kf ks < "$run/kunit.count"
+	ksum="$kp passed, $kf failed"
+	[ "$ks" = 0 ] || ksum="$ksum, $ks skipped"
+	# The runner's own result lines: there even when the job did not end.
+	kself=$(awk '
+	/^ok [0-9]+ selftests: .*# SKIP/ { s++; next }
+	/^ok [0-9]+ selftests: / { p++ }
+	/^not ok [0-9]+ selftests: / { f++; n = n " " $6 }
+	END { printf("%d ok, %d failed%s, %d skipped", p, f, f ? " (" substr(n, 2) ")" : "", s) }
+	' "$run/report.log")
+	# zram04 needs fio, which only the x86_64 initramfs has.
+	grep -q '^HARNESS: skip kselftest: zram: zram04' "$run/report.log" && kself="$kself (zram04: no fio)"
+	swap="$(count swap: "$run/report.log"); zswap $(count zswap: "$run/report.log")"
+	nsplat=$(wc -l < "$run/splats.txt")
+	splat=none
+	[ "$nsplat" = 0 ] || splat="$nsplat lines: \`$(head -1 "$run/splats.txt" | cut -c1-100 | tr '|`' '/ ')\`"
+	verdict=$(cat "$run/summary")
+	if [ -f "$run/failed" ]; then verdict="**FAIL** ($verdict)"; else verdict="PASS ($verdict)"; fi
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+		"$f" "$arch" "$pages" "$kver" "$ksum" "$kself" "$swap" "$splat" "$verdict" "$date" "$base" > "$rows/$f.row"
+}
+
+# Build, boot and judge one flavour; its row and its timings.
+one() {
+	f=$1 out=$(out_dir patched "$1")
+	[ -f "$TOP/configs/$f.config" ] || die "no flavour $f (configs/$f.config)"
+	say "matrix: ==== $f ($(flavour_arch "$f"))"
+	t0=$(now)
+	if ! sh "$TOP/scripts/host/kernel.sh" patched "$f"; then
+		row "$f" "kernel build failed: $out/build.log"; return 1
+	fi
+	t1=$(now)
+	git -C "$TREE" describe --always --tags > "$out/matrix.rev" 2>/dev/null || rm -f "$out/matrix.rev"
+	if ! sh "$TOP/scripts/host/initramfs.sh" patched "$f"; then
+		row "$f" "initramfs failed"; return 1
+	fi
+	fio=0
+	[ "$(flavour_arch "$f")" = x86_64 ] && fio=1
+	rc=0
+	MEM=$(guest_mem "$f") FIO=$fio RUN=matrix TIMEOUT=${TIMEOUT:-3600} \
+		APPEND="$(guest_append "$f") ${APPEND:-}" \
+		sh "$TOP/scripts/host/vm.sh" patched "$f" test || rc=$?
+	t2=$(now)
+	run=$out/matrix
+	[ -f "$run/console.log" ] || { row "$f" "no console log (vm.sh rc=$rc)"; return 1; }
+	rm -f "$run/failed"
+	sh "$TOP/scripts/host/parse.sh" "$run" > "$run/parse.log" || : > "$run/failed"
+	[ $rc = 0 ] || : > "$run/failed"
+	cat "$run/parse.log"
+	row "$f" ran
+	echo "| $f | $(( t1 - t0 )) s | $(( t2 - t1 )) s | $(guest_mem "$f") MiB, $CPUS CPUs, $(cat "$run/accel"), \`$(cat "$run/cmdline")\` |" \
+		> "$rows/$f.time"
+	[ ! -f "$run/failed" ]
+}
+
+CPUS=${CPUS:-2}
+export CPUS
+failed=""
+for f in $MATRIX; do
+	one "$f" || failed="$failed $f"
+done
+
+# The table: every flavour that has a row, the default ones first.
+{
+	echo "# Reliability matrix"
+	echo
+	echo "The patched tree (\`build/linux\`: base + \`patches/\`; the kernel column"
+	echo "names the commit each was built from) built and booted in QEMU in each flavour, running the"
+	echo "test job: the KUnit suites at boot (zsmalloc's), the zram kselftests"
+	echo "through the kselftest runner, the verified swap workload (lz4, zstd) and"
+	echo "zswap with zsmalloc. Any kernel splat on the console fails a flavour."
+	echo "Written by \`scripts/host/matrix.sh\`; the last run was:"
+	echo
+	echo "    $cmd"
+	echo
+	echo "| flavour | arch | page size | kernel | KUnit | kselftests | swap workload | splats | verdict | date | base version |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	seen=""
+	for f in $ALL $(ls "$rows" | sed -n 's/\.row$//p'); do
+		case " $seen " in *" $f "*) continue ;; esac
+		seen="$seen $f"
+		[ -f "$rows/$f.row" ] && cat "$rows/$f.row"
+	done
+	echo
+	echo "Build and boot times (this machine: 2 cores, TCG), guest and kernel arguments:"
+	echo
+	echo "| flavour | kernel build | boot and test job | guest |"
+	echo "| --- | --- | --- | --- |"
+	seen=""
+	for f in $ALL $(ls "$rows" | sed -n 's/\.time$//p'); do
+		case " $seen " in *" $f "*) continue ;; esac
+		seen="$seen $f"
+		[ -f "$rows/$f.time" ] && cat "$rows/$f.time"
+	done
+	echo
+	echo "Flavours (configs/FLAVOUR.config on configs/vm.config and configs/vm-ARCH.config):"
+	echo
+	for f in $ALL; do
+		printf -- '- `%s`: %s\n' "$f" "$(sed -n '/^# CONFIG_/q; /^#/!q; /^# ARCH:/d; s/^# //p' \
+			"$TOP/configs/$f.config" | tr '\n' ' ' | sed 's/^The "[^"]*" flavour[^:]*: //; s/ *$//')"
+	done
+} > "$results.tmp"
+mv "$results.tmp" "$results"
+say "matrix: $results"
+cat "$results"
+[ -z "$failed" ] || die "matrix: failed:$failed"
