@@ -84,6 +84,11 @@ build_common() {
 	ln -sf mke2fs usr/sbin/mkfs.ext4
 	ln -sf mke2fs usr/sbin/mkfs.ext2
 	ln -sf ../../bin/bash usr/bin/bash
+	finish_common
+}
+
+# The files every guest needs, then $stage packed into $common.
+finish_common() {
 	echo 'root:x:0:0:root:/root:/bin/sh' > etc/passwd
 	echo 'root:x:0:' > etc/group
 	: > etc/fstab
@@ -131,13 +136,7 @@ build_common_foreign() {
 	chmod 755 usr/sbin/mkfs.ext2
 	"$TARGET_CC" -static -O2 -Wall -o usr/bin/swapverify "$TOP/tools/swapverify.c" ||
 		die "initramfs: cannot build tools/swapverify.c with $TARGET_CC"
-	echo 'root:x:0:0:root:/root:/bin/sh' > etc/passwd
-	echo 'root:x:0:' > etc/group
-	: > etc/fstab
-	cd "$TOP"
-	cpio_gz "$stage" "$common.tmp"
-	mv "$common.tmp" "$common"
-	say "initramfs: $common ($(du -h "$common" | cut -f1))"
+	finish_common
 }
 
 build_fio() {

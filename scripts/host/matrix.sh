@@ -130,6 +130,17 @@ for f in $MATRIX; do
 	one "$f" || failed="$failed $f"
 done
 
+# cat_rows EXT: the saved rows/FLAVOUR.EXT files, the flavours of this run
+# first, in order, then any others from earlier runs.
+cat_rows() {
+	seen=""
+	for f in $ALL $(ls "$rows" | sed -n "s/\\.$1\$//p"); do
+		case " $seen " in *" $f "*) continue ;; esac
+		seen="$seen $f"
+		[ ! -f "$rows/$f.$1" ] || cat "$rows/$f.$1"
+	done
+}
+
 # The table: every flavour that has a row, the default ones first.
 {
 	echo "# Reliability matrix"
@@ -145,23 +156,13 @@ done
 	echo
 	echo "| flavour | arch | page size | kernel | KUnit | kselftests | swap workload | splats | verdict | date | base version |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	seen=""
-	for f in $ALL $(ls "$rows" | sed -n 's/\.row$//p'); do
-		case " $seen " in *" $f "*) continue ;; esac
-		seen="$seen $f"
-		[ -f "$rows/$f.row" ] && cat "$rows/$f.row"
-	done
+	cat_rows row
 	echo
 	echo "Build and boot times (this machine: 2 cores, TCG), guest and kernel arguments:"
 	echo
 	echo "| flavour | kernel build | boot and test job | guest |"
 	echo "| --- | --- | --- | --- |"
-	seen=""
-	for f in $ALL $(ls "$rows" | sed -n 's/\.time$//p'); do
-		case " $seen " in *" $f "*) continue ;; esac
-		seen="$seen $f"
-		[ -f "$rows/$f.time" ] && cat "$rows/$f.time"
-	done
+	cat_rows time
 	echo
 	echo "Flavours (configs/FLAVOUR.config on configs/vm.config and configs/vm-ARCH.config):"
 	echo
