@@ -44,11 +44,7 @@ for algo in ${HARNESS_ALGOS:-lz4 zstd}; do
 	ALGO=$algo LIMIT_MB=${HARNESS_LIMIT:-64} PERCENT=150 PASSES=1 /harness/swap-workload.sh || HARNESS_FAILED=1
 done
 
-# zswap through zpool. By default only zsmalloc: under this workload the
-# zbud pass wrote pages back to zram and the swapoff after it WARNed in
-# exit_swap_address_space() (swap cache not empty), and a z3fold pass
-# stalled kswapd on a zram stream for over 120 s under TCG. Both are under
-# investigation; run them with harness.zpools=zsmalloc,zbud,z3fold.
-ZPOOLS=$(echo "${HARNESS_ZPOOLS:-zsmalloc}" | tr , ' ') \
+# zswap through zpool, on each backend in turn (zsmalloc, zbud, z3fold).
+ZPOOLS=$(echo "${HARNESS_ZPOOLS:-zsmalloc,zbud,z3fold}" | tr , ' ') \
 	/harness/zswap-workload.sh || HARNESS_FAILED=1
 exit $HARNESS_FAILED
