@@ -3,11 +3,15 @@
  * swapverify: touch more anonymous memory than fits, so that it is swapped
  * out, then read every byte back and check it, so that it is swapped in.
  *
- *   swapverify [-l LOCK_MIB] MIB [PASSES]
+ *   swapverify [-p] [-l LOCK_MIB] MIB [PASSES]
  *
  * -l first locks LOCK_MIB of memory (mlock) for as long as it runs, so that
  * MIB needs not exceed the whole RAM to be swapped: a small workload on a
  * guest that keeps other memory in use.
+ * -p pages the whole area out (madvise(MADV_PAGEOUT)) after it is written,
+ * so that the reads that follow swap in every page that reclaim did not
+ * keep: in front of zswap, they load from zswap whatever it did not write
+ * back, which memory pressure alone does not ensure.
  *
  * Every page gets its own content: a header with its index and the pass,
  * a run of pseudo-random bytes and a repeated text, so that it compresses
@@ -22,6 +26,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
 
 static uint64_t next(uint64_t *s)
 {
@@ -56,15 +64,24 @@ int main(int argc, char **argv)
 	unsigned long bad = 0, checked = 0;
 	unsigned char *mem, *want;
 	unsigned int passes, pass;
+	int pageout = 0;
 
-	if (argc > 2 && !strcmp(argv[1], "-l")) {
-		lock_mib = strtoul(argv[2], NULL, 0);
-		argc -= 2;
-		argv += 2;
+	for (;;) {
+		if (argc > 1 && !strcmp(argv[1], "-p")) {
+			pageout = 1;
+			argc--;
+			argv++;
+		} else if (argc > 2 && !strcmp(argv[1], "-l")) {
+			lock_mib = strtoul(argv[2], NULL, 0);
+			argc -= 2;
+			argv += 2;
+		} else {
+			break;
+		}
 	}
 	passes = argc > 2 ? atoi(argv[2]) : 1;
 	if (argc < 2 || !(mib = strtoul(argv[1], NULL, 0)) || !passes) {
-		fprintf(stderr, "usage: swapverify [-l LOCK_MIB] MIB [PASSES]\n");
+		fprintf(stderr, "usage: swapverify [-p] [-l LOCK_MIB] MIB [PASSES]\n");
 		return 2;
 	}
 	if (lock_mib) {
@@ -88,6 +105,10 @@ int main(int argc, char **argv)
 	for (pass = 0; pass < passes; pass++) {
 		for (i = 0; i < npages; i++)
 			fill(mem + i * psz, psz, i, pass);
+		if (pageout && madvise(mem, npages * psz, MADV_PAGEOUT)) {
+			perror("swapverify: madvise(MADV_PAGEOUT)");
+			return 2;
+		}
 		for (i = 0; i < npages; i++) {
 			fill(want, psz, i, pass);
 			checked++;

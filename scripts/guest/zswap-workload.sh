@@ -1,7 +1,8 @@
 #!/bin/sh
 # zswap in front of a zram swap device, for each zpool backend in turn
-# (zsmalloc, zbud, z3fold): our verified workload (swapverify) of twice the
-# memory left to it, then zswap's counters must show pages stored and loaded.
+# (zsmalloc, zbud, z3fold): our verified workload (swapverify) of more than
+# the memory left to it, paged out once written and read back, then zswap's
+# counters must show pages stored and loaded.
 #   ZPOOLS="zsmalloc zbud z3fold"  COMPRESSOR=lzo  DURATION=20
 . /harness/lib.sh
 ZPOOLS=${ZPOOLS:-zsmalloc zbud z3fold}
@@ -33,9 +34,11 @@ for zpool in $ZPOOLS; do
 
 	out0=$(vmstat zswpout); in0=$(vmstat zswpin)
 	# All but LIMIT_MB of the available memory locked: a workload a
-	# quarter larger than that swaps.
+	# quarter larger than that swaps. -p pages it all out once written,
+	# so that its reads load from zswap what zswap did not write back:
+	# reclaim alone may leave zswap nothing that is read again.
 	lock_mb=$(( $(meminfo_kb MemAvailable) / 1024 - LIMIT_MB ))
-	swapverify -l "$lock_mb" $((LIMIT_MB * 5 / 4)) 1 > /tmp/zswap.log 2>&1
+	swapverify -p -l "$lock_mb" $((LIMIT_MB * 5 / 4)) 1 > /tmp/zswap.log 2>&1
 	rc=$?
 	cat /tmp/zswap.log
 	out1=$(vmstat zswpout); in1=$(vmstat zswpin)
