@@ -22,7 +22,7 @@ OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVO
 export CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-if-missing export kernel initramfs run test soak parse \
-	bench-zsmalloc bench-zram check-series matrix clean help
+	bench-zsmalloc bench-zram bench-boot-mem check-series matrix clean help
 all: help
 
 help:
@@ -89,6 +89,10 @@ bench-zsmalloc: tree-if-missing
 # ONLY=mem reruns only the memory boots, ONLY=report only the report.
 bench-zram: tree-if-missing
 	@sh $(H)/bench-zram.sh
+
+# Memory after boot at 64 vCPUs, base and patched: zsmalloc's per-CPU area.
+bench-boot-mem: tree-if-missing
+	@sh $(H)/bench-boot-mem.sh
 
 # Build the kernel at every patch of the series and checkpatch each patch.
 check-series: tree-if-missing
