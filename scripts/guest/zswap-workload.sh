@@ -16,6 +16,7 @@ if [ ! -d "$par" ]; then
 fi
 mem_kb=$(meminfo_kb MemTotal)
 LIMIT_MB=${LIMIT_MB:-128}
+POOL_PERCENT=10
 echo 0 > /proc/sys/vm/page-cluster
 
 for zpool in $ZPOOLS; do
@@ -25,7 +26,7 @@ for zpool in $ZPOOLS; do
 	fi
 	echo "$COMPRESSOR" > "$par/compressor"
 	# A small pool: zswap's pool and zram's store share the memory left.
-	echo 10 > "$par/max_pool_percent"
+	echo "$POOL_PERCENT" > "$par/max_pool_percent"
 	echo Y > "$par/enabled"
 	# The swap device behind zswap; zswap writes back to it when full.
 	echo lz4 > /sys/block/zram0/comp_algorithm
@@ -38,6 +39,12 @@ for zpool in $ZPOOLS; do
 	# so that its reads load from zswap what zswap did not write back:
 	# reclaim alone may leave zswap nothing that is read again.
 	lock_mb=$(( $(meminfo_kb MemAvailable) / 1024 - LIMIT_MB ))
+	# On a 32-bit HIGHMEM kernel the lock takes highmem first, then
+	# lowmem, where zbud and z3fold keep their pool (no __GFP_HIGHMEM) and
+	# the kernel its own allocations: leave lowmem room for the pool too,
+	# or the kernel runs out of lowmem (an OOM kill) with swap to spare.
+	[ "$(meminfo_kb HighTotal)" -gt 0 ] 2> /dev/null &&
+		lock_mb=$((lock_mb - mem_kb / 1024 * POOL_PERCENT / 100))
 	swapverify -p -l "$lock_mb" $((LIMIT_MB * 5 / 4)) 1 > /tmp/zswap.log 2>&1
 	rc=$?
 	cat /tmp/zswap.log
