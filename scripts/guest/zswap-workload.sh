@@ -34,17 +34,16 @@ for zpool in $ZPOOLS; do
 	mkswap /dev/zram0 > /dev/null && swapon /dev/zram0
 
 	out0=$(vmstat zswpout); in0=$(vmstat zswpin)
-	# All but LIMIT_MB of the available memory locked: a workload a
-	# quarter larger than that swaps. -p pages it all out once written,
-	# so that its reads load from zswap what zswap did not write back:
+	# The available memory locked but LIMIT_MB and room for zswap's pool
+	# (up to POOL_PERCENT of the RAM): without that room the kernel runs
+	# out of memory with swap to spare (an OOM kill on arm64 with 16 KiB
+	# pages; on 32-bit HIGHMEM, the lock takes highmem first, then the
+	# lowmem where zbud and z3fold keep their pool). The workload, a
+	# quarter larger than LIMIT_MB, is paged out once written (-p), so
+	# that its reads load from zswap what zswap did not write back:
 	# reclaim alone may leave zswap nothing that is read again.
-	lock_mb=$(( $(meminfo_kb MemAvailable) / 1024 - LIMIT_MB ))
-	# On a 32-bit HIGHMEM kernel the lock takes highmem first, then
-	# lowmem, where zbud and z3fold keep their pool (no __GFP_HIGHMEM) and
-	# the kernel its own allocations: leave lowmem room for the pool too,
-	# or the kernel runs out of lowmem (an OOM kill) with swap to spare.
-	[ "$(meminfo_kb HighTotal)" -gt 0 ] 2> /dev/null &&
-		lock_mb=$((lock_mb - mem_kb / 1024 * POOL_PERCENT / 100))
+	lock_mb=$(( $(meminfo_kb MemAvailable) / 1024 - LIMIT_MB -
+		mem_kb / 1024 * POOL_PERCENT / 100 ))
 	swapverify -p -l "$lock_mb" $((LIMIT_MB * 5 / 4)) 1 > /tmp/zswap.log 2>&1
 	rc=$?
 	cat /tmp/zswap.log
