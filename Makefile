@@ -78,7 +78,11 @@ soak: kernel initramfs
 	@APPEND="preempt=$(PREEMPT) harness.duration=$(DURATION) $(APPEND)" \
 		TIMEOUT=$${TIMEOUT:-$$((2 * $(DURATION) + 2400))} FIO=1 \
 		sh $(H)/vm.sh $(TREE) $(FLAVOUR) soak; \
-	sh $(H)/parse.sh $(OUT)/soak
+	sh $(H)/parse.sh $(OUT)/soak > $(OUT)/soak/parse.log; rc=$$?; \
+	echo "---- what ran ($(OUT)/soak/report.log)"; \
+	grep -E '^(soak|soak-zram|swapstorm|memlimit):' $(OUT)/soak/report.log; \
+	echo "---- kernel splats on the console: $$(wc -l < $(OUT)/soak/splats.txt)"; \
+	cat $(OUT)/soak/parse.log; exit $$rc
 
 # Benchmarks: base and patched kernels in one run; results in bench/results/.
 bench-zsmalloc: tree-if-missing
