@@ -149,7 +149,7 @@ cat_rows() {
 	echo "names the commit each was built from) built and booted in QEMU in each flavour, running the"
 	echo "test job: the KUnit suites at boot (zsmalloc's), the zram kselftests"
 	echo "through the kselftest runner, the verified swap workload (lz4, zstd) and"
-	echo "zswap with zsmalloc. Any kernel splat on the console fails a flavour."
+	echo "zswap on zsmalloc, zbud and z3fold. Any kernel splat on the console fails a flavour."
 	echo "Written by \`scripts/host/matrix.sh\`; the last run was:"
 	echo
 	echo "    $cmd"
