@@ -8,6 +8,7 @@
 #
 # Variables: TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
 #   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
+#   WORKLOAD=MiB (make run: the swap workload's size; refused if it cannot fit)
 # See README.md.
 
 TREE    ?= patched
@@ -26,7 +27,7 @@ export CPUS MEM ACCEL TIMEOUT
 all: help
 
 help:
-	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@sh $(H)/setup.sh
@@ -50,21 +51,17 @@ initramfs: tree-if-missing
 	@sh $(H)/initramfs.sh $(TREE) $(FLAVOUR)
 
 run: kernel initramfs
-	@APPEND="preempt=$(PREEMPT) harness.algo=$(ALGO) $(APPEND)" \
-		sh $(H)/vm.sh $(TREE) $(FLAVOUR) run; rc=$$?; \
-	echo "---- report ($(OUT)/run/report.log)"; \
-	grep -v '^HARNESS' $(OUT)/run/report.log; \
-	sh $(H)/parse.sh $(OUT)/run >/dev/null || rc=1; \
-	cat $(OUT)/run/summary; exit $$rc
+	@APPEND="preempt=$(PREEMPT) harness.algo=$(ALGO) $(if $(WORKLOAD),harness.workload=$(WORKLOAD) )$(APPEND)" \
+		sh $(H)/job.sh $(TREE) $(FLAVOUR) run
 
 # The test guest gets fio (the kselftests' concurrent verify case) and
 # more memory for it: fio's libraries stay in RAM.
 test: FLAVOUR = debug
 test: MEM = 768
 test: kernel initramfs
+	@sh $(H)/parse-selftest.sh
 	@APPEND="preempt=$(PREEMPT) $(APPEND)" TIMEOUT=$${TIMEOUT:-2400} FIO=1 \
-		sh $(H)/vm.sh $(TREE) $(FLAVOUR) test; \
-	sh $(H)/parse.sh $(OUT)/test
+		sh $(H)/job.sh $(TREE) $(FLAVOUR) test
 
 # Soak and fault tests (scripts/guest/job-soak.sh): fio verify on zram with
 # compaction, writeback, recompression and CPU hotplug; a swap storm; writes
@@ -77,12 +74,7 @@ soak: DURATION ?= 600
 soak: kernel initramfs
 	@APPEND="preempt=$(PREEMPT) harness.duration=$(DURATION) $(APPEND)" \
 		TIMEOUT=$${TIMEOUT:-$$((2 * $(DURATION) + 2400))} FIO=1 \
-		sh $(H)/vm.sh $(TREE) $(FLAVOUR) soak; \
-	sh $(H)/parse.sh $(OUT)/soak > $(OUT)/soak/parse.log; rc=$$?; \
-	echo "---- what ran ($(OUT)/soak/report.log)"; \
-	grep -E '^(soak|soak-zram|swapstorm|memlimit):' $(OUT)/soak/report.log; \
-	echo "---- kernel splats on the console: $$(wc -l < $(OUT)/soak/splats.txt)"; \
-	cat $(OUT)/soak/parse.log; exit $$rc
+		sh $(H)/job.sh $(TREE) $(FLAVOUR) soak
 
 # Benchmarks: base and patched kernels in one run; results in bench/results/.
 bench-zsmalloc: tree-if-missing

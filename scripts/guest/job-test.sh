@@ -22,16 +22,27 @@ if [ -x /kselftest/run_kselftest.sh ]; then
 	cd /kselftest
 	./run_kselftest.sh $select 2>&1 | tee /tmp/kselftest.log
 	cd /
-	grep -E '^(not )?ok [0-9]+ selftests:' /tmp/kselftest.log | while read -r line; do
-		case "$line" in
-		*"# SKIP"*) skip "kselftest: ${line#*selftests: }" ;;
-		"not ok"*) fail "kselftest: ${line#*selftests: }" ;;
-		*) pass "kselftest: ${line#*selftests: }" ;;
-		esac
-	done
+	# Every result of every program counts: each program's own KTAP
+	# results (the runner prefixes them with "# "), and the program's
+	# line where it printed none, or failed while none of its own did.
+	awk '
+	function out(kind, name) { printf("HARNESS: %s kselftest: %s\n", kind, name) }
+	function kind(l) { return l ~ /# SKIP/ ? "skip" : (l ~ /^not ok/ ? "not ok" : "ok") }
+	/^# selftests: / { prog = $0; sub(/^# selftests: [^:]*: /, "", prog); n = 0; bad = 0; next }
+	/^# (not )?ok [0-9]+ / {
+		l = $0; sub(/^# /, "", l); k = kind(l); sub(/^(not )?ok [0-9]+ /, "", l)
+		out(k, prog ": " l); n++; if (k == "not ok") bad = 1; next
+	}
+	/^(not )?ok [0-9]+ selftests: / {
+		l = $0; k = kind(l); sub(/^(not )?ok [0-9]+ selftests: [^:]*: /, "", l)
+		if (n == 0 || (k == "not ok" && !bad)) out(k, l)
+		prog = ""; n = 0; bad = 0
+	}
+	' /tmp/kselftest.log > /tmp/kselftest.results
+	cat /tmp/kselftest.results
+	grep -q '^HARNESS: not ok ' /tmp/kselftest.results && HARNESS_FAILED=1
 	grep -qE '^(not )?ok [0-9]+ selftests:' /tmp/kselftest.log ||
 		fail "kselftest: runner printed no result"
-	grep -qE '^not ok [0-9]+ selftests:' /tmp/kselftest.log && HARNESS_FAILED=1
 else
 	fail "kselftest: /kselftest/run_kselftest.sh missing from the initramfs"
 fi

@@ -1,39 +1,108 @@
 #!/bin/sh
 # Set zram up as swap the way real systems do (zram-generator, Android init:
-# comp_algorithm, disksize, mkswap, swapon), run a workload that needs about
-# PERCENT % of the memory it may use and verifies every byte it reads back,
-# and report.
-#   ALGO=lz4  PERCENT=200  LIMIT_MB= (memory left to the workload; default:
-#   all the RAM, and stress-ng runs after our own verified passes)
-#   PASSES=2  DEV=zram0  DURATION=20 (seconds of stress-ng after the verified
-#   passes)
+# comp_algorithm, disksize, mkswap, swapon), run a workload that verifies
+# every byte it reads back, and report.
+#
+# The workload is sized from what the guest can hold: before it starts, the
+# device stores a sample of the workload's own data with the chosen
+# algorithm, and mm_stat gives the ratio of that data to the memory zsmalloc
+# used for it (the algorithm's ratio and zsmalloc's overhead together).
+# The memory available (less a reserve for the kernel) times that ratio is
+# the most the guest can hold; the workload is PERCENT % of the memory it may
+# use, or less where that does not fit, but never less than MIN_PERCENT %:
+# then it says so and stops before it starts.
+#   ALGO=lz4  PERCENT=200  MIN_PERCENT=150  LIMIT_MB= (memory left to the
+#   workload; default: all the RAM, and stress-ng runs after our own
+#   verified passes)  WORK_MB= (ask for this size: refused if it cannot fit)
+#   PASSES=2  DEV=zram0  DURATION=20 (seconds of stress-ng after the
+#   verified passes)
 . /harness/lib.sh
 ALGO=${HARNESS_ALGO:-${ALGO:-lz4}}
 PERCENT=${HARNESS_PERCENT:-${PERCENT:-200}}
+MIN_PERCENT=${MIN_PERCENT:-150}
 LIMIT_MB=${HARNESS_LIMIT:-${LIMIT_MB:-}}
+WORK_MB=${HARNESS_WORKLOAD:-${WORK_MB:-}}
+PASSES=${PASSES:-2}
 DEV=${DEV:-zram0}
+PROBE_MB=16
 sys=/sys/block/$DEV
 
 [ -d "$sys" ] || cat /sys/class/zram-control/hot_add > /dev/null
-mem_kb=$(meminfo_kb MemTotal)
+# The workload is for zram: zswap (off by default) would take its pages.
+[ -w /sys/module/zswap/parameters/enabled ] &&
+	echo N > /sys/module/zswap/parameters/enabled
+mem_mb=$(( $(meminfo_kb MemTotal) / 1024 ))
+
+set_algo() {
+	echo "$ALGO" > "$sys/comp_algorithm" 2> /dev/null && return 0
+	fail "swap: set comp_algorithm $ALGO (available: $(cat "$sys/comp_algorithm"))"
+	exit 1
+}
+
+# The ratio probe: PROBE_MB of the workload's data through the device.
+set_algo
+echo $((PROBE_MB * 2))M > "$sys/disksize" || { fail "swap: set disksize (probe)"; exit 1; }
+swapverify -o "/dev/$DEV" $PROBE_MB > /dev/null || { fail "swap: ratio probe"; exit 1; }
+set -- $(cat "$sys/mm_stat")
+p_orig=$1 p_compr=$2 p_used=$3
+echo 1 > "$sys/reset"
+if [ "${p_used:-0}" -le 0 ] || [ "${p_compr:-0}" -le 0 ]; then
+	fail "swap: ratio probe stored nothing (mm_stat $p_orig $p_compr $p_used)"
+	exit 1
+fi
+# Hundredths: data over memory used (what sizing needs), and over the
+# compressed size (the algorithm alone, for the report).
+ratio=$((p_orig * 100 / p_used))
+algo_ratio=$((p_orig * 100 / p_compr))
+r2() { echo "$(($1 / 100)).$(printf %02d $(($1 % 100)))"; }
+
+avail_mb=$(( $(meminfo_kb MemAvailable) / 1024 ))
 lock_mb=0
 if [ -n "$LIMIT_MB" ]; then
 	# Lock all but LIMIT_MB of the available memory while the workload
 	# runs, so that a small workload swaps (a fast test on a slow guest).
-	lock_mb=$(( $(meminfo_kb MemAvailable) / 1024 - LIMIT_MB ))
+	lock_mb=$((avail_mb - LIMIT_MB))
 	[ $lock_mb -gt 0 ] || lock_mb=0
-	limit_kb=$((LIMIT_MB * 1024))
+	limit_mb=$LIMIT_MB
 else
-	limit_kb=$mem_kb
+	limit_mb=$mem_mb
 fi
-work_mb=$((limit_kb * PERCENT / 100 / 1024))
+# What the kernel keeps for itself under pressure (watermarks, page tables,
+# the swap cache, zram's streams), and a margin for zsmalloc's fragmentation
+# as the store fills and empties.
+reserve_mb=$((32 + mem_mb / 16))
+budget_mb=$((avail_mb - lock_mb - reserve_mb))
+[ $budget_mb -gt 0 ] || budget_mb=0
+fit_mb=$((budget_mb * ratio / 100 * 85 / 100))
+want_mb=$((limit_mb * PERCENT / 100))
+[ "$MIN_PERCENT" -le "$PERCENT" ] || MIN_PERCENT=$PERCENT
+min_mb=$((limit_mb * MIN_PERCENT / 100))
 
-echo "swap: $DEV algorithm $ALGO, RAM $((mem_kb / 1024)) MiB," \
-	"$lock_mb MiB locked, workload $work_mb MiB"
-if ! echo "$ALGO" > "$sys/comp_algorithm"; then
-	fail "swap: set comp_algorithm $ALGO (available: $(cat "$sys/comp_algorithm"))"
-	exit 1
+echo "swap: $DEV algorithm $ALGO: the workload's data stores at ratio $(r2 $algo_ratio)" \
+	"($(r2 $ratio) with zsmalloc's overhead, from $PROBE_MB MiB)"
+echo "swap: RAM $mem_mb MiB, $avail_mb MiB available, $lock_mb MiB locked," \
+	"$reserve_mb MiB kept for the kernel: the guest holds about $fit_mb MiB of this data"
+if [ -n "$WORK_MB" ]; then
+	if [ "$WORK_MB" -gt "$fit_mb" ]; then
+		fail "swap: a workload of $WORK_MB MiB cannot fit: at ratio $(r2 $ratio) it needs" \
+			"about $((WORK_MB * 100 / ratio + reserve_mb)) MiB and $avail_mb MiB are" \
+			"available (RAM $mem_mb MiB); ask for at most $fit_mb MiB or give the guest more memory"
+		exit 1
+	fi
+	work_mb=$WORK_MB
+else
+	work_mb=$want_mb
+	[ "$work_mb" -le "$fit_mb" ] || work_mb=$fit_mb
+	if [ "$work_mb" -lt "$min_mb" ]; then
+		fail "swap: the guest cannot hold ${MIN_PERCENT}% of $limit_mb MiB ($min_mb MiB) of" \
+			"data at ratio $(r2 $ratio): $avail_mb MiB available holds about $fit_mb MiB;" \
+			"give the guest more memory (MEM=)"
+		exit 1
+	fi
 fi
+echo "swap: workload $work_mb MiB ($((work_mb * 100 / limit_mb))% of $limit_mb MiB), $PASSES passes"
+
+set_algo
 echo $((work_mb * 2))M > "$sys/disksize" || { fail "swap: set disksize"; exit 1; }
 mkswap "/dev/$DEV" > /dev/null || { fail "swap: mkswap"; exit 1; }
 # As zram-generator and Android do: no swap readahead on zram.
@@ -41,12 +110,25 @@ echo 0 > /proc/sys/vm/page-cluster
 swapon "/dev/$DEV" || { fail "swap: swapon"; exit 1; }
 
 # Pages through zram: its block statistics (reads and writes completed).
-set -- $(cat "$sys/stat"); rd0=$1 wr0=$5
+zram_io() { set -- $(cat "$sys/stat"); echo "$1 $5"; }
+set -- $(zram_io); rd0=$1 wr0=$2
 out0=$(vmstat pswpout); in0=$(vmstat pswpin)
 t0=$(date +%s)
 # Write every page, then read every byte back and check it (PASSES times).
-swapverify -l "$lock_mb" "$work_mb" "${PASSES:-2}"
+oom0=$(vmstat oom_kill)
+swapverify -l "$lock_mb" "$work_mb" "$PASSES"
 rc=$?
+set -- $(zram_io); rd_sv=$(($1 - rd0)) wr_sv=$(($2 - wr0))
+if [ $rc -gt 128 ]; then
+	if [ "$(vmstat oom_kill)" != "$oom0" ] &&
+		dmesg | grep -q 'Killed process [0-9]* (swapverify)'; then
+		echo "swap: swapverify was killed by the OOM killer: $work_mb MiB of data at" \
+			"ratio $(r2 $ratio) needs about $((work_mb * 100 / ratio + reserve_mb)) MiB;" \
+			"the guest has $mem_mb MiB ($avail_mb MiB available at the start, $lock_mb MiB locked)"
+	else
+		echo "swap: swapverify was killed by signal $((rc - 128))"
+	fi
+fi
 # Then stress-ng's verifying vm workers over the same amount, for a while
 # (without the lock: it needs the whole RAM to swap).
 src=0
@@ -58,29 +140,42 @@ if [ -z "$LIMIT_MB" ]; then
 fi
 t1=$(date +%s)
 out1=$(vmstat pswpout); in1=$(vmstat pswpin)
-set -- $(cat "$sys/stat"); rd1=$1 wr1=$5
+set -- $(zram_io); rd1=$1 wr1=$2
 [ $src = 0 ] || cat /tmp/stress.log
 
 set -- $(cat "$sys/mm_stat")
-orig=$1 compr=$2 used=$3
+orig=$1 compr=$2 used=$3 max_used=$5
+set -- $(cat "$sys/io_stat")
+failed_rd=$1 failed_wr=$2
 echo "swap: pswpout $((${out1:-0} - ${out0:-0})) pages, pswpin $((${in1:-0} - ${in0:-0})) pages in $((t1 - t0)) s"
-echo "swap: $DEV completed $((wr1 - wr0)) writes (swap-out), $((rd1 - rd0)) reads (swap-in)"
+echo "swap: $DEV completed $((wr1 - wr0)) writes (swap-out), $((rd1 - rd0)) reads (swap-in);" \
+	"swapverify alone: $wr_sv writes, $rd_sv reads"
 echo "swap: mm_stat $(cat "$sys/mm_stat")"
 echo "swap: io_stat $(cat "$sys/io_stat")"
 if [ "$compr" -gt 0 ]; then
 	echo "swap: stored $((orig / 1024)) KiB in $((compr / 1024)) KiB" \
-		"(ratio $((orig / compr)).$((orig * 100 / compr % 100)))," \
-		"$((used / 1024)) KiB of memory in use"
+		"(ratio $(r2 $((orig * 100 / compr))))," \
+		"$((used / 1024)) KiB of memory in use, at most $((max_used / 1048576)) MiB"
 fi
 zramctl 2>/dev/null
 
+# What had to go out: the part of the workload beyond the memory it may use.
+psz=$(swapverify -s)
+need_out=$(( (work_mb - limit_mb) * 1048576 / psz ))
+[ $need_out -gt 0 ] || need_out=1
 check "swap: every byte read back verified ($ALGO)" [ "$rc" -eq 0 ]
 if [ -z "$LIMIT_MB" ]; then
 	check "swap: stress-ng verified its data ($ALGO)" [ "$src" -eq 0 ]
 fi
-check "swap: pages went out to zram ($ALGO)" [ $((wr1 - wr0)) -gt 0 ]
-check "swap: pages came back in from zram ($ALGO)" [ $((rd1 - rd0)) -gt 0 ]
-check "swap: compression ratio above 1 ($ALGO)" [ "$orig" -gt "$compr" -a "$compr" -gt 0 ]
+check "swap: at least the $((work_mb - limit_mb)) MiB beyond $limit_mb MiB went out to zram ($ALGO: $wr_sv pages)" \
+	[ "$wr_sv" -ge "$need_out" ]
+# Every page that went out and was not read back since is read by the
+# verification: at least half of what went out must come back in.
+check "swap: at least half of what went out came back in from zram ($ALGO: $rd_sv of $wr_sv pages)" \
+	[ "$rd_sv" -gt 0 -a $((rd_sv * 2)) -ge "$wr_sv" ]
+check "swap: no failed zram reads or writes ($ALGO: io_stat $failed_rd $failed_wr)" \
+	[ "${failed_rd:-1}" -eq 0 -a "${failed_wr:-1}" -eq 0 ]
+check "swap: the workload's data compresses ($ALGO: ratio $(r2 $algo_ratio))" [ "$algo_ratio" -gt 100 ]
 
 swapoff "/dev/$DEV" || fail "swap: swapoff"
 echo 1 > "$sys/reset"

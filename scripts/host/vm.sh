@@ -26,6 +26,11 @@ img=$kdir/$KIMAGE
 initrd=$kdir/initramfs.cpio.gz
 [ "${FIO:-0}" = 1 ] && initrd=$kdir/initramfs-fio.cpio.gz
 out=$kdir/${RUN:-$job}
+# Every run starts from an empty folder, before anything can stop it: a
+# run that stops early must leave nothing that a judge could take for its
+# result (parse.sh fails a folder without a console log).
+rm -rf "$out"
+mkdir -p "$out"
 CPUS=${CPUS:-2}
 MEM=${MEM:-512}
 TIMEOUT=${TIMEOUT:-900}
@@ -84,13 +89,17 @@ arm64)
 		-device virtconsole,chardev=report" ;;
 esac
 
-mkdir -p "$out"
-rm -f "$out/console.log" "$out/report.log"
 report_arg=""
 [ "$REPORT" = ttyS1 ] || report_arg="harness.report=$REPORT "
 cmdline="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 ${report_arg}harness.job=$job ${APPEND:-}"
 echo "$cmdline" > "$out/cmdline"
 echo "$accel" > "$out/accel"
+# A kernel with the zsmalloc KUnit suite built in runs it at boot unless
+# told not to: then parse.sh requires its KTAP on the console.
+if grep -q '^CONFIG_ZSMALLOC_KUNIT_TEST=y' "$kdir/.config" 2>/dev/null &&
+	! echo "$cmdline" | grep -q 'kunit.enable=0'; then
+	echo 1 > "$out/ktap-expected"
+fi
 set -- $QEMU $machine $accel_args -smp "$CPUS" -m "$MEM" \
 	-kernel "$img" -initrd "$initrd" -append "$cmdline" \
 	-display none -monitor none -no-reboot -nodefaults \
@@ -104,6 +113,8 @@ echo "$(( $(now) - t0 ))" > "$out/seconds"
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	say "vm: TIMEOUT after ${TIMEOUT}s; console tail ($out/console.log):"
 	tail -25 "$out/console.log"
+	say "vm: report tail ($out/report.log):"
+	tail -10 "$out/report.log" 2>/dev/null
 	exit 124
 fi
 [ $rc = 0 ] || say "vm: qemu exited with $rc"
