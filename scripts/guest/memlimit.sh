@@ -6,6 +6,7 @@
 # device must take the data and the whole device read back equal.
 #   LIMIT_MB=8  DISKSIZE_MB=64
 . /harness/lib.sh
+PSZ=$(swapverify -s)
 LIMIT_MB=${LIMIT_MB:-8}
 DISKSIZE_MB=${DISKSIZE_MB:-64}
 DEV=zram0
@@ -48,7 +49,7 @@ check "memlimit: the error is EIO or ENOSPC" grep -qE 'Input/output error|I/O er
 # mem_used_max may exceed the limit by that much, mem_used_total not.
 set -- $(cat "$sys/mm_stat")
 check "memlimit: mem_used_total ($3) within the limit" [ "$3" -le $((LIMIT_MB * 1048576)) ]
-check "memlimit: mem_used_max ($5) within the limit + one zspage" [ "$5" -le $((LIMIT_MB * 1048576 + 16 * 4096)) ]
+check "memlimit: mem_used_max ($5) within the limit + one zspage" [ "$5" -le $((LIMIT_MB * 1048576 + 16 * PSZ)) ]
 
 # Everything before the failure reads back as written.
 n=${n:-0}
