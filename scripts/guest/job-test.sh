@@ -4,10 +4,7 @@
 . /harness/lib.sh
 echo "test: kernel $(uname -r), $(nproc) CPUs"
 
-case "${HARNESS_INJECT:-}" in
-fail) fail "injected failure (harness.inject=fail)" ;;
-panic) echo c > /proc/sysrq-trigger ;;
-esac
+inject
 
 # kselftests, through the kselftest runner; one line per test program.
 # harness.kselftests=zram03,zram07 runs only those.

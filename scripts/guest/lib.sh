@@ -9,3 +9,12 @@ HARNESS_FAILED=0
 
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# harness.inject=fail|panic: prove that a failure fails the run (a failed
+# check; a kernel crash).
+inject() {
+	case "${HARNESS_INJECT:-}" in
+	fail) fail "injected failure (harness.inject=fail)" ;;
+	panic) echo c > /proc/sysrq-trigger ;;
+	esac
+}
