@@ -119,6 +119,7 @@ oom0=$(vmstat oom_kill)
 swapverify -l "$lock_mb" "$work_mb" "$PASSES"
 rc=$?
 set -- $(zram_io); rd_sv=$(($1 - rd0)) wr_sv=$(($2 - wr0))
+set -- $(cat "$sys/io_stat"); failed_sv="$1 $2"
 if [ $rc -gt 128 ]; then
 	if [ "$(vmstat oom_kill)" != "$oom0" ] &&
 		dmesg | grep -q 'Killed process [0-9]* (swapverify)'; then
@@ -149,7 +150,7 @@ set -- $(cat "$sys/io_stat")
 failed_rd=$1 failed_wr=$2
 echo "swap: pswpout $((${out1:-0} - ${out0:-0})) pages, pswpin $((${in1:-0} - ${in0:-0})) pages in $((t1 - t0)) s"
 echo "swap: $DEV completed $((wr1 - wr0)) writes (swap-out), $((rd1 - rd0)) reads (swap-in);" \
-	"swapverify alone: $wr_sv writes, $rd_sv reads"
+	"swapverify alone: $wr_sv writes, $rd_sv reads (io_stat failed reads and writes: $failed_sv)"
 echo "swap: mm_stat $(cat "$sys/mm_stat")"
 echo "swap: io_stat $(cat "$sys/io_stat")"
 if [ "$compr" -gt 0 ]; then
