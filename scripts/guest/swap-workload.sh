@@ -71,7 +71,7 @@ fi
 # What the kernel keeps for itself under pressure (watermarks, page tables,
 # the swap cache, zram's streams), and a margin for zsmalloc's fragmentation
 # as the store fills and empties.
-reserve_mb=$((32 + mem_mb / 16))
+reserve_mb=$((16 + mem_mb / 64))
 budget_mb=$((avail_mb - lock_mb - reserve_mb))
 [ $budget_mb -gt 0 ] || budget_mb=0
 fit_mb=$((budget_mb * ratio / 100 * 85 / 100))
