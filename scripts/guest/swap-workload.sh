@@ -15,8 +15,9 @@
 #   workload; default: all the RAM, and stress-ng runs after our own
 #   verified passes)  WORK_MB= (ask for this size: refused if it cannot fit;
 #   harness.nofit=1 runs it all the same, to see how a run that dies says so)
-#   PASSES=2  DEV=zram0  DURATION=20 (seconds of stress-ng after the
-#   verified passes)
+#   PASSES=2  DEV=zram0  VM_OPS=4 (bogo ops, full passes over their memory,
+#   of stress-ng's vm workers after the verified passes; DURATION=300 s at
+#   most)
 . /harness/lib.sh
 ALGO=${HARNESS_ALGO:-${ALGO:-lz4}}
 PERCENT=${HARNESS_PERCENT:-${PERCENT:-200}}
@@ -138,14 +139,15 @@ if [ $rc -gt 128 ]; then
 		echo "swap: swapverify was killed by signal $((rc - 128))"
 	fi
 fi
-# Then stress-ng's verifying vm workers, for a while (without the lock),
-# over the memory the guest has for them: some of its methods write random
-# data, which zram cannot shrink, and a worker must complete a pass over
-# its memory (a bogo op) to have verified anything.
+# Then stress-ng's verifying vm workers (without the lock), over the memory
+# the guest has for them: some of its methods write random data, which
+# zram cannot shrink. They run for VM_OPS bogo ops (full passes over their
+# memory), not for a time: one that completed none verified nothing.
 src=0
 if [ -z "$LIMIT_MB" ]; then
 	stress-ng --vm 2 --vm-bytes "$((budget_mb / 2))M" --vm-keep --vm-method all \
-		--verify --timeout "${DURATION:-20}s" --oom-avoid --metrics-brief \
+		--verify --vm-ops "${VM_OPS:-4}" --timeout "${DURATION:-300}s" \
+		--oom-avoid --metrics-brief \
 		> /tmp/stress.log 2>&1
 	src=$?
 fi
