@@ -42,7 +42,7 @@ tree-if-missing: setup
 
 # Write the tree's commits on top of base back to patches/.
 export:
-	@sh $(H)/tree.sh export
+	@AUTHOR="$(AUTHOR)" sh $(H)/tree.sh export
 
 kernel: tree-if-missing
 	@sh $(H)/kernel.sh $(TREE) $(FLAVOUR)

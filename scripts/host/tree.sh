@@ -64,10 +64,47 @@ apply_series() {
 	say "tree: base + $n patches at $(git log -1 --format=%h)"
 }
 
+# The identity that the series carries: AUTHOR="Name <mail>" if given, else
+# git config user.name and user.email of the project. None: stop.
+export_identity() {
+	ident=${AUTHOR:-}
+	if [ -z "$ident" ]; then
+		name=$(git -C "$TOP" config user.name || true)
+		mail=$(git -C "$TOP" config user.email || true)
+		[ -n "$name" ] && [ -n "$mail" ] ||
+			die "export: no identity for From: and Signed-off-by:; set" \
+			    "'git config user.name' and 'git config user.email'," \
+			    "or run: make export AUTHOR=\"Your Name <you@example.org>\""
+		ident="$name <$mail>"
+	fi
+	case "$ident" in
+	*'<'*'@'*'>') ;;
+	*) die "export: AUTHOR must read \"Name <mail>\", not \"$ident\"" ;;
+	esac
+	IDENT_NAME=$(printf '%s\n' "$ident" | sed 's/ *<.*//')
+	IDENT_MAIL=$(printf '%s\n' "$ident" | sed 's/.*<\(.*\)>.*/\1/')
+	[ -n "$IDENT_NAME" ] || die "export: AUTHOR has no name: \"$ident\""
+}
+
+# Give every commit of base..HEAD the identity: author, committer, and one
+# Signed-off-by of it in place of any other (the project's commits are all
+# the exporter's to send; other trailers are kept).
+sign_series() {
+	export GIT_COMMITTER_NAME="$IDENT_NAME" GIT_COMMITTER_EMAIL="$IDENT_MAIL"
+	export IDENT_NAME IDENT_MAIL
+	git -c core.hooksPath=/dev/null rebase -q \
+		--exec "sh '$TOP/scripts/host/sign-commit.sh'" base ||
+		die "export: could not sign the series (git rebase --abort in $TREE)"
+}
+
 export_series() {
 	[ -d "$TREE/.git" ] || die "no tree: run 'make tree' first"
+	export_identity
 	cd "$TREE"
+	[ -z "$(git status --porcelain --untracked-files=no)" ] ||
+		die "export: $TREE has uncommitted changes; commit them first"
 	n=$(git rev-list --count base..HEAD)
+	[ "$n" -eq 0 ] || sign_series
 	rm -f "$TOP"/patches/*.patch
 	mkdir -p "$TOP/patches"
 	if [ "$n" -gt 0 ]; then
@@ -75,7 +112,7 @@ export_series() {
 			--base=base -o "$TOP/patches" base..HEAD
 		fill_cover "$TOP/patches/0000-cover-letter.patch"
 	fi
-	say "export: $n patches in patches/"
+	say "export: $n patches in patches/, from $IDENT_NAME <$IDENT_MAIL>"
 }
 
 # The cover letter's subject and text live in patches/cover-letter.txt (first
