@@ -3,6 +3,7 @@
 #   make run     boot the patched kernel with zram swap under memory pressure
 #   make test    debug kernel: KUnit, zram kselftests, verified swap workload
 #   make soak    debug kernel: soak and fault tests (DURATION=600 s each)
+#   make faults  debug kernel: allocation failures injected (TREE=base too)
 #   make matrix  the test job on i386 highmem, PREEMPT_RT, arm64 4K and 16K
 #                pages and debug kernels: bench/results/matrix.md
 #
@@ -22,12 +23,12 @@ OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVO
 
 export CPUS MEM ACCEL TIMEOUT
 
-.PHONY: all setup tree tree-if-missing export kernel initramfs run test soak parse \
+.PHONY: all setup tree tree-if-missing export kernel initramfs run test soak faults parse \
 	bench-zsmalloc bench-zram bench-boot-mem check-series matrix clean help
 all: help
 
 help:
-	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@sh $(H)/setup.sh
@@ -75,6 +76,18 @@ soak: kernel initramfs
 	@APPEND="preempt=$(PREEMPT) harness.duration=$(DURATION) $(APPEND)" \
 		TIMEOUT=$${TIMEOUT:-$$((2 * $(DURATION) + 2400))} FIO=1 \
 		sh $(H)/job.sh $(TREE) $(FLAVOUR) soak
+
+# Fault tests (scripts/guest/job-faults.sh) on the debug kernel, whose
+# fault injection and kmemleak are otherwise idle: CPU-up failing at each of
+# its allocations in turn, then I/O, post-processing and CPU hotplug while
+# allocations fail at random (DURATION=120 s). TREE=base runs them on 6.12.
+faults: FLAVOUR = debug
+faults: MEM = 768
+faults: DURATION ?= 120
+faults: kernel initramfs
+	@APPEND="preempt=$(PREEMPT) kmemleak=on harness.duration=$(DURATION) $(APPEND)" \
+		TIMEOUT=$${TIMEOUT:-$$((2 * $(DURATION) + 1800))} \
+		sh $(H)/job.sh $(TREE) $(FLAVOUR) faults
 
 # Benchmarks: base and patched kernels in one run; results in bench/results/.
 bench-zsmalloc: tree-if-missing

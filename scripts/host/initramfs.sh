@@ -13,7 +13,7 @@
 # fragment) gets static binaries only, from Debian's packages of that
 # architecture that 'setup.sh matrix' unpacks into build/foreign/DEBARCH:
 #   build/initramfs/DEBARCH/common.cpio.gz  busybox-static, bash-static
-#                                    (/bin/bash-static) and swapverify,
+#                                    (/bin/bash-static), swapverify and blkverify,
 #                                    built with the cross compiler; no fio
 #                                    (zram04 skips), stress-ng or zramctl
 # Each part is rebuilt when its inputs are newer than it.
@@ -81,6 +81,8 @@ build_common() {
 	# Our own verified swap workload, static so it needs no library.
 	gcc -static -O2 -Wall -o usr/bin/swapverify "$TOP/tools/swapverify.c" ||
 		die "initramfs: cannot build tools/swapverify.c (gcc, libc6-dev)"
+	gcc -static -O2 -Wall -o usr/bin/blkverify "$TOP/tools/blkverify.c" ||
+		die "initramfs: cannot build tools/blkverify.c (gcc, libc6-dev)"
 	ln -sf mke2fs usr/sbin/mkfs.ext4
 	ln -sf mke2fs usr/sbin/mkfs.ext2
 	ln -sf ../../bin/bash usr/bin/bash
@@ -136,6 +138,8 @@ build_common_foreign() {
 	chmod 755 usr/sbin/mkfs.ext2
 	"$TARGET_CC" -static -O2 -Wall -o usr/bin/swapverify "$TOP/tools/swapverify.c" ||
 		die "initramfs: cannot build tools/swapverify.c with $TARGET_CC"
+	"$TARGET_CC" -static -O2 -Wall -o usr/bin/blkverify "$TOP/tools/blkverify.c" ||
+		die "initramfs: cannot build tools/blkverify.c with $TARGET_CC"
 	finish_common
 }
 

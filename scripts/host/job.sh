@@ -27,6 +27,9 @@ if [ -s "$dir/report.log" ]; then
 	soak)
 		say "---- what ran ($dir/report.log)"
 		grep -E '^(soak|soak-zram|swapstorm|memlimit):' "$dir/report.log" ;;
+	faults)
+		say "---- what ran ($dir/report.log)"
+		grep -E '^faults' "$dir/report.log" ;;
 	esac
 fi
 

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Fault tests on the debug kernel (CONFIG_FAULT_INJECTION), in sequence:
+#   cpuup   CPU-up of cpu1 failing at each of its allocations in turn
+#           (faults-cpuup.sh)
+#   io      zram I/O, post-processing and CPU hotplug while allocations
+#           fail at random (faults-io.sh), then kmemleak
+#   harness.faults=cpuup,io (default: both)  harness.duration=SECONDS (io)
+. /harness/lib.sh
+echo "faults: kernel $(uname -r), $(nproc) CPUs, $(($(meminfo_kb MemTotal) / 1024)) MiB"
+for t in $(echo "${HARNESS_FAULTS:-cpuup,io}" | tr , ' '); do
+	case "$t" in
+	cpuup) s=faults-cpuup.sh ;;
+	io) s=faults-io.sh ;;
+	*) fail "faults: unknown test '$t' in harness.faults"; continue ;;
+	esac
+	echo "faults: ---- $t ($(date +%s))"
+	/harness/$s || HARNESS_FAILED=1
+done
+exit $HARNESS_FAILED
