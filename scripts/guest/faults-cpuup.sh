@@ -14,14 +14,15 @@
 #     mm_stat to zero.
 # On 6.12 itself a failed zstd context creation frees the device's shared
 # parameters (zstd_create() calls zstd_release_params()): the next write
-# oopses in zstd_compress(). The injected faults are counted from the
-# kernel log ("FAULT_INJECTION: forcing a failure").
+# oopses in zstd_compress(). The injected faults are counted with the
+# attribute "times", which counts down from TIMES as faults are injected.
 #   FAULTS_ALGO=zstd  FAULTS_DISKSIZE_MB=128
 . /harness/lib.sh
 ALGO=${FAULTS_ALGO:-zstd}
 DISKSIZE_MB=${FAULTS_DISKSIZE_MB:-128}
 DBG=/sys/kernel/debug
 CPU1=/sys/devices/system/cpu/cpu1/online
+TIMES=1000000
 st=/tmp/faults-cpuup
 rm -rf "$st"; mkdir -p "$st"
 sys=/sys/block/zram0
@@ -42,7 +43,7 @@ set -- $range
 START=0x$1 END=0x$2
 
 # arm ATTR SPACE: fail every allocation under zcomp_cpu_up_prepare() once
-# SPACE bytes were allocated there; disarm ATTR: fail nothing.
+# SPACE was allocated there (pages for fail_page_alloc, bytes for failslab)
 arm() {
 	d=$DBG/$1
 	echo N > "$d/ignore-gfp-wait"
@@ -52,14 +53,17 @@ arm() {
 	echo "$START" > "$d/require-start"
 	echo "$END" > "$d/require-end"
 	echo 32 > "$d/stacktrace-depth"
-	echo 1 > "$d/verbose"
+	echo 0 > "$d/verbose"
 	echo "$2" > "$d/space"
 	echo 1 > "$d/interval"
-	echo -1 > "$d/times"
+	echo $TIMES > "$d/times"
 	echo 100 > "$d/probability"
 }
-disarm() { echo 0 > "$DBG/$1/probability"; }
-injected() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure' || true; }
+# disarm ATTR: fail nothing more; prints the faults injected since arm
+disarm() {
+	echo 0 > "$DBG/$1/probability"
+	echo $((TIMES - $(cat "$DBG/$1/times")))
+}
 
 # io CPU ROUND: write 1 MiB of this round's data at the round's offset on
 # CPU, read it back and compare
@@ -87,28 +91,28 @@ echo "faults-cpuup: zram0 $ALGO ${DISKSIZE_MB} MiB; faults under zcomp_cpu_up_pr
 	"[$START, $END)"
 check "faults-cpuup: $ALGO write and read-back before any fault" io 0 0
 
-round=0 cpuup_failed=0 bad=0 inj0=$(injected)
+round=0 cpuup_failed=0 bad=0 total=0
 for attr in fail_page_alloc failslab; do
 	passed=0
-	# Budgets in bytes: pages for the page allocator, small steps for slab.
+	# Budgets: fail_page_alloc counts 1 << order a call (a vmalloc bulk
+	# call counts one), failslab the bytes of each object.
 	if [ $attr = fail_page_alloc ]; then
 		budgets="0 1 2 3 4 6 8 12 16 20 22 23 24 25 26 28 30 32 40 48 52 56 64 96 128 192 256"
-		unit=4096
+		unit=1 what=pages
 	else
 		budgets="0 1 2 4 8 16 32 64 128 256 512 1024"
-		unit=64
+		unit=64 what=bytes
 	fi
 	for b in $budgets; do
 		round=$((round + 1))
 		# Two rounds of 1 MiB each, within the device.
 		[ $((round + 1)) -lt "$DISKSIZE_MB" ] || break
 		echo 0 > "$CPU1" || { echo "round $round: cpu1 would not go offline"; bad=1; break; }
-		before=$(injected)
 		arm $attr $((b * unit))
 		if echo 1 > "$CPU1" 2> "$st/online.err"; then up=1; else up=0; fi
-		disarm $attr
-		n=$(( $(injected) - before ))
-		echo "faults-cpuup: round $round $attr budget $((b * unit)) B: $n fault(s)" \
+		n=$(disarm $attr)
+		total=$((total + n))
+		echo "faults-cpuup: round $round $attr budget $((b * unit)) $what: $n fault(s)" \
 			"injected, cpu1 $([ $up = 1 ] && echo online || echo "stayed offline ($(cat "$st/online.err" | sed 's/.*: //'))")"
 		[ $up = 1 ] || cpuup_failed=$((cpuup_failed + 1))
 		if [ $up = 1 ] && [ "$n" = 0 ]; then passed=1; fi
@@ -125,9 +129,8 @@ for attr in fail_page_alloc failslab; do
 	[ $bad = 0 ] || break
 	[ $passed = 1 ] || { echo "faults-cpuup: $attr: CPU-up never passed with the faults armed"; bad=1; }
 done
-for attr in fail_page_alloc failslab; do disarm $attr; done
+for attr in fail_page_alloc failslab; do disarm $attr > /dev/null; done
 echo 1 > "$CPU1" 2> /dev/null
-total=$(( $(injected) - inj0 ))
 echo "faults-cpuup: $round rounds, $total fault(s) injected, cpu1 failed to come online $cpuup_failed time(s)"
 check "faults-cpuup: every round worked on cpu0 and, after CPU-up, on cpu1" [ $bad = 0 ]
 injected_and_failed() { [ "$total" -gt 0 ] && [ "$cpuup_failed" -gt 0 ]; }

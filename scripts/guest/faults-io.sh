@@ -8,6 +8,8 @@
 #   - a post-processing loop: idle marking, recompression with a second
 #     algorithm, writeback to a backing device, compaction;
 #   - cpu1 going offline and online (its CPU-up allocations fail too).
+# The loops' sysfs writes run under the faults (faulty_write), the loops
+# themselves do not: a shell that cannot fork tests nothing.
 # What must hold:
 #   - no read returns wrong data; a write that fails leaves its block as
 #     it was (blkverify checks both, and every block again at the end);
@@ -83,6 +85,11 @@ echo "faults-io: zram0 $ALGO ${DISKSIZE_MB} MiB, recompression zstd: $recomp, ba
 	"device: ${loop:-none}; $workers blkverify workers of $blocks blocks;" \
 	"${PERCENT}% of allocations fail for ${DURATION}s"
 
+# faulty_write VALUE FILE: write VALUE to FILE from a task whose
+# allocations may fail (a subshell: only the write itself, no fork or exec,
+# runs under the faults)
+faulty_write() { ( echo 1 > /proc/self/make-it-fail && echo "$1" > "$2" ) 2> /dev/null; }
+
 # Post-processing: failures (ENOMEM, EAGAIN, EIO) are expected and counted.
 pp_loop() {
 	while [ ! -e "$st/stop" ]; do
@@ -90,7 +97,7 @@ pp_loop() {
 			 "idle:$sys/writeback" "1:$sys/compact"; do
 			f=${w#*:}
 			[ -e "$f" ] || continue
-			if echo "${w%%:*}" > "$f" 2> /dev/null; then
+			if faulty_write "${w%%:*}" "$f"; then
 				echo ok >> "$st/pp"
 			else
 				echo failed >> "$st/pp"
@@ -103,16 +110,16 @@ hotplug_loop() {
 	while [ ! -e "$st/stop" ]; do
 		echo 0 > "$CPU1" 2> /dev/null
 		sleep 1
-		if echo 1 > "$CPU1" 2> /dev/null; then echo ok >> "$st/hp"; else echo failed >> "$st/hp"; fi
+		if faulty_write 1 "$CPU1"; then echo ok >> "$st/hp"; else echo failed >> "$st/hp"; fi
 		sleep 1
 	done
 }
 
 arm
-( echo 1 > /proc/self/make-it-fail && pp_loop ) &
+pp_loop &
 loops=$!
 if [ -w "$CPU1" ]; then
-	( echo 1 > /proc/self/make-it-fail && hotplug_loop ) &
+	hotplug_loop &
 	loops="$loops $!"
 fi
 # blkverify sets make-it-fail itself, for its I/O loop only.
@@ -144,10 +151,9 @@ wait_workers() {
 }
 sum() { cat "$st"/w*.log | awk -v f="$1" '/^blkverify: writes/ { n += $f } END { print n + 0 }'; }
 writes=$(sum 3) wfail=$(sum 5) reads=$(sum 7) rfail=$(sum 9) bad=$(sum 11)
-pp_ok=$(grep -c ok "$st/pp" 2> /dev/null || echo 0)
-pp_failed=$(grep -c failed "$st/pp" 2> /dev/null || echo 0)
-hp_ok=$(grep -c ok "$st/hp" 2> /dev/null || echo 0)
-hp_failed=$(grep -c failed "$st/hp" 2> /dev/null || echo 0)
+count() { cat "$st/$2" 2> /dev/null | grep -c "$1"; }
+pp_ok=$(count ok pp) pp_failed=$(count failed pp)
+hp_ok=$(count ok hp) hp_failed=$(count failed hp)
 echo "faults-io: injected $n_inj faults; writes $writes ($wfail failed), reads $reads" \
 	"($rfail failed), mismatches $bad; post-processing $pp_ok ok, $pp_failed failed;" \
 	"cpu1 online $hp_ok ok, $hp_failed failed"
