@@ -93,8 +93,10 @@ faults: kernel initramfs
 bench-zsmalloc: tree-if-missing
 	@RUNS=$${RUNS:-10} sh $(H)/bench-zsmalloc.sh
 
-# zram streams with fio: base, mid (up to preemptible streams) and patched
-# kernels; ALGOS="lz4 zstd" RUNS=3 RUNTIME=10 BENCH_CPUS="1 2" MEM_CPUS=64;
+# zram read latency against writers, in deterministic virtual time (QEMU
+# -icount; ACCEL=tcg|kvm for real time), fio: base, mid (up to preemptible
+# streams), patched and rmutex (bench/variants/read-stream-mutex.patch);
+# ALGOS="lz4 zstd" LEVEL=12 RUNS=3 RUNTIME=3 THINK=50 BENCH_CPUS="1 2" MEM_CPUS=64;
 # ONLY=mem reruns only the memory boots, ONLY=report only the report.
 bench-zram: tree-if-missing
 	@sh $(H)/bench-zram.sh

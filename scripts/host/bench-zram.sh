@@ -1,98 +1,164 @@
 #!/bin/sh
-# The zram read/write-streams benchmark: fio readers alone, and readers
-# against writers, on zram0 (scripts/guest/bench-zram.sh), with preempt=full,
-# on three kernels of the same tree:
+# The zram read-latency benchmark (scripts/guest/bench-zram.sh: interactive
+# readers alone, against background writers at equal and at lower priority,
+# and saturating readers and writers), with preempt=full, on four kernels:
 #   base     tag base (Linux 6.12.117)
 #   mid      the series up to "zram: preemptible per-CPU compression
 #            streams" (mutex-guarded streams shared by reads and writes), a
 #            worktree at build/mid/linux
-#   patched  the whole series (read and write streams split)
+#   patched  the whole series (write streams; lock-free read contexts)
+#   rmutex   the series and bench/variants/read-stream-mutex.patch (per-CPU
+#            read streams behind a mutex: the shape proposed upstream in
+#            October 2026), a worktree at build/rmutex/linux
 # for each CPU count of BENCH_CPUS, then the memory that the per-CPU streams
 # take at MEM_CPUS (64) vCPUs on base and patched (scripts/guest/mem-zram.sh).
-# Writes bench/results/zram-streams.md, .json and zram-read-latency.svg.
+# Writes bench/results/zram-latency.md, .json and .svg.
 #
-# Environment: ALGOS ("lz4 zstd"), RUNS (3), RUNTIME (10 s per workload),
-#   DISKSIZE (256M: zram0, filled before each workload), BENCH_CPUS ("1 2"),
-#   MEM_CPUS (64), TIMEOUT (per boot, s; 3600), APPEND (extra kernel
-#   arguments), ACCEL (see vm.sh), ONLY (unset: everything; "mem": only the
-#   memory boots, then the report from them and the fio runs already in the
-#   build folders; "report": only the report).
+# By default the guests run in deterministic virtual time (ACCEL=icount:
+# QEMU's -icount shift=0,sleep=off, single-threaded TCG): 1 ns of guest time
+# is one executed instruction, several vCPUs run in turn, and the same run
+# gives the same numbers. ACCEL=tcg or kvm runs the same job in real time.
+# Two guests run at once (PAR, default 2: one host CPU each under icount).
+#
+# Environment: ALGOS ("lz4 zstd"), LEVEL (zstd's, 12), RUNS (3 seeds),
+#   RUNTIME (3 s per scenario), DISKSIZE (64M), THINK (50 us), READERS and
+#   WRITERS (2 each per CPU), BENCH_CPUS ("1 2"), KERNELS ("base mid patched rmutex"),
+#   MEM_CPUS (64), PAR (2), TIMEOUT (per boot, s; 5400), ACCEL (icount),
+#   ONLY (unset: everything; "mem": only the memory boots, then the report;
+#   "report": only the report, from the runs in the build folders).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 FLAVOUR=vm
 ALGOS=${ALGOS:-lz4 zstd}
+LEVEL=${LEVEL:-12}
 RUNS=${RUNS:-3}
-RUNTIME=${RUNTIME:-10}
-DISKSIZE=${DISKSIZE:-256M}
+RUNTIME=${RUNTIME:-3}
+DISKSIZE=${DISKSIZE:-64M}
+THINK=${THINK:-50}
+READERS=${READERS:-2}
+WRITERS=${WRITERS:-2}
 BENCH_CPUS=${BENCH_CPUS:-1 2}
+KERNELS=${KERNELS:-base mid patched rmutex}
 MEM_CPUS=${MEM_CPUS:-64}
+PAR=${PAR:-2}
+ACCEL=${ACCEL:-icount}
 MID_SUBJECT='zram: preemptible per-CPU compression streams'
+VARIANT=$TOP/bench/variants/read-stream-mutex.patch
 results=$TOP/bench/results
 algos=$(echo "$ALGOS" | tr ' ' ',')
+ONLY=${ONLY:-}
+case $ONLY in '' | mem | report) ;; *) die "ONLY must be mem or report, not '$ONLY'" ;; esac
+case $ACCEL in icount | tcg | kvm | auto) ;; *) die "ACCEL must be icount, tcg, kvm or auto" ;; esac
 
-# build/mid/linux: a detached worktree on the series' commit MID_SUBJECT.
+# worktree NAME SHA: a detached worktree of the series' tree at SHA.
+worktree() {
+	wt=$(tree_dir "$1")
+	if [ -d "$wt" ] && git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
+			die "$wt has uncommitted changes"
+		[ "$(git -C "$wt" rev-parse HEAD)" = "$2" ] ||
+			run git -C "$wt" checkout -q --detach "$2"
+	else
+		run git -C "$TREE" worktree prune
+		run git -C "$TREE" worktree add -q --detach "$wt" "$2"
+	fi
+}
+
+# build/mid/linux: the series' commit MID_SUBJECT.
 mid_worktree() {
 	sha=$(git -C "$TREE" log --format=%H --grep="^$MID_SUBJECT\$" base..HEAD)
 	[ -n "$sha" ] || die "no commit '$MID_SUBJECT' in base..HEAD of $TREE"
 	[ "$(echo "$sha" | wc -l)" = 1 ] || die "several commits '$MID_SUBJECT' in $TREE"
-	wt=$(tree_dir mid)
-	if [ -d "$wt" ] && git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-		[ "$(git -C "$wt" rev-parse HEAD)" = "$sha" ] && return 0
-		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
-			die "$wt has uncommitted changes"
-		run git -C "$wt" checkout -q --detach "$sha"
-	else
-		run git -C "$TREE" worktree prune
-		run git -C "$TREE" worktree add -q --detach "$wt" "$sha"
-	fi
+	worktree mid "$sha"
 }
 
-ONLY=${ONLY:-}
-case $ONLY in '' | mem | report) ;; *) die "ONLY must be mem or report, not '$ONLY'" ;; esac
+# build/rmutex/linux: the series' HEAD and the variant, applied anew when
+# either changed (the variant commit's parent must be HEAD, and its patch
+# id the file's).
+rmutex_worktree() {
+	[ -f "$VARIANT" ] || die "no $VARIANT"
+	head=$(git -C "$TREE" rev-parse HEAD)
+	wt=$(tree_dir rmutex)
+	want=$(git patch-id --stable < "$VARIANT" | cut -d' ' -f1)
+	if [ -d "$wt" ] && [ "$(git -C "$wt" rev-parse -q --verify HEAD^ 2>/dev/null)" = "$head" ] &&
+		[ "$(git -C "$wt" show HEAD | git patch-id --stable | cut -d' ' -f1)" = "$want" ]; then
+		return 0
+	fi
+	worktree rmutex "$head"
+	git -C "$wt" -c user.name=bench -c user.email=bench@localhost am -q "$VARIANT" ||
+		{ git -C "$wt" am --abort; die "$VARIANT does not apply on the series' HEAD: refresh it"; }
+}
 
-mid_worktree
 if [ "$ONLY" != report ]; then
-	for tree in base mid patched; do
+	for tree in $KERNELS; do
+		case $tree in
+		mid) mid_worktree ;;
+		rmutex) rmutex_worktree ;;
+		esac
+	done
+	for tree in $KERNELS; do
 		sh "$TOP/scripts/host/kernel.sh" "$tree" "$FLAVOUR"
 		sh "$TOP/scripts/host/initramfs.sh" "$tree" "$FLAVOUR"
 	done
 fi
 
-# boot TREE JOB CPUS MEM FIO APPEND: one guest run, in OUT/JOB-CPUScpu. A
-# boot that fails is reported and the others still run; the report says
-# what is missing, and the script exits non-zero at the end.
-failed=""
+# boot TREE JOB CPUS MEM FIO ACCEL APPEND: one guest run, in OUT/JOB-CPUScpu,
+# in the background; PAR at a time. A boot that fails is reported and the
+# others still run; the script exits non-zero at the end.
+failed=$BUILD/bench-zram.failed
+: > "$failed"
 runs=""
+nrun=0
 boot() {
 	name=$2-$3cpu
 	runs="$runs --run $1=$(out_dir "$1" "$FLAVOUR")/$name"
 	case "$ONLY:$2" in report:* | mem:bench-zram) return 0 ;; esac
-	if ! CPUS=$3 MEM=$4 FIO=$5 APPEND="preempt=full $6 ${APPEND:-}" RUN=$name \
-		TIMEOUT=${TIMEOUT:-3600} sh "$TOP/scripts/host/vm.sh" "$1" "$FLAVOUR" "$2"; then
-		say "bench: $1 $name failed"
-		failed="$failed $1/$name"
+	icount=0 accel=$6
+	[ "$accel" = icount ] && icount=1 accel=auto
+	(CPUS=$3 MEM=$4 FIO=$5 ACCEL=$accel ICOUNT=$icount RUN=$name \
+		APPEND="preempt=full $7 ${APPEND:-}" TIMEOUT=${TIMEOUT:-5400} \
+		sh "$TOP/scripts/host/vm.sh" "$1" "$FLAVOUR" "$2" > "$BUILD/bench-zram.$1.$name.log" 2>&1 ||
+		echo "$1/$name (log: build/bench-zram.$1.$name.log)" >> "$failed") &
+	say "bench: $1 $name started (build/bench-zram.$1.$name.log)"
+	nrun=$((nrun + 1))
+	if [ "$nrun" -ge "$PAR" ]; then
+		wait
+		nrun=0
 	fi
 }
+params="harness.algos=$algos harness.level=$LEVEL harness.runs=$RUNS harness.runtime=$RUNTIME"
+params="$params harness.disksize=$DISKSIZE harness.think=$THINK harness.readers=$READERS harness.writers=$WRITERS"
 for cpus in $BENCH_CPUS; do
-	for tree in base mid patched; do
-		boot "$tree" bench-zram "$cpus" 1024 1 \
-			"harness.algos=$algos harness.runs=$RUNS harness.runtime=$RUNTIME harness.disksize=$DISKSIZE"
+	for tree in $KERNELS; do
+		boot "$tree" bench-zram "$cpus" 1024 1 "$ACCEL" "$params"
 	done
 done
+# Memory is not a matter of time: these boots run in real time (64 vCPUs).
 for tree in base patched; do
-	boot "$tree" mem-zram "$MEM_CPUS" 2048 0 "harness.algos=zstd,lz4 harness.runs=$RUNS"
+	boot "$tree" mem-zram "$MEM_CPUS" 2048 0 auto "harness.algos=zstd,lz4 harness.runs=$RUNS"
 done
+wait
 
 mkdir -p "$results"
 kver() { strings "$(out_dir "$1" "$FLAVOUR")/arch/x86/boot/bzImage" | grep -m1 '^6\.12' || echo unknown; }
 desc() { git -C "$(tree_dir "$1")" log -1 --format='%h %s'; }
-run python3 "$TOP/scripts/host/zram-report.py" $runs \
-	--version "base=$(kver base), tag base ($(desc base))" \
-	--version "mid=$(kver mid), $(git -C "$TREE" rev-list --count "base..$(git -C "$(tree_dir mid)" rev-parse HEAD)") patches, up to $(desc mid)" \
-	--version "patched=$(kver patched), $(git -C "$TREE" rev-list --count base..HEAD) patches, up to $(desc patched)" \
-	--command "make bench-zram ALGOS='$ALGOS' RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE BENCH_CPUS='$BENCH_CPUS' MEM_CPUS=$MEM_CPUS" \
-	--out-md "$results/zram-streams.md" --out-json "$results/zram-streams.json" \
-	--out-svg "$results/zram-read-latency.svg"
-say "bench: wrote $results/zram-streams.md, .json and zram-read-latency.svg"
-[ -z "$failed" ] || die "bench: failed runs:$failed"
+count() { git -C "$TREE" rev-list --count "base..$(git -C "$(tree_dir "$1")" rev-parse HEAD)"; }
+versions=""
+for tree in $KERNELS; do
+	case $tree in
+	base) v="base=$(kver base), tag base ($(desc base))" ;;
+	*) v="$tree=$(kver "$tree"), $(count "$tree") commits on base, up to $(desc "$tree")" ;;
+	esac
+	versions="$versions
+$v"
+done
+cmd="make bench-zram ALGOS='$ALGOS' LEVEL=$LEVEL RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE"
+cmd="$cmd THINK=$THINK READERS=$READERS WRITERS=$WRITERS BENCH_CPUS='$BENCH_CPUS' MEM_CPUS=$MEM_CPUS ACCEL=$ACCEL"
+echo "$versions" | sed '/^$/d' > "$BUILD/bench-zram.versions"
+run python3 "$TOP/scripts/host/zram-latency.py" $runs \
+	--versions "$BUILD/bench-zram.versions" --command "$cmd" \
+	--out-md "$results/zram-latency.md" --out-json "$results/zram-latency.json" \
+	--out-svg "$results/zram-latency.svg"
+say "bench: wrote $results/zram-latency.md, .json and .svg"
+[ ! -s "$failed" ] || die "bench: failed runs: $(tr '\n' ' ' < "$failed")"

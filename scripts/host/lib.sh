@@ -13,14 +13,17 @@ now() { date +%s; }
 
 # Source folder for a tree name: "patched" is the git tree, "base" a worktree on tag base,
 # "mid" a worktree on a commit of the series (scripts/host/bench-zram.sh sets it up),
-# "check" another one that scripts/host/check-series.sh moves along the series.
+# "check" another one that scripts/host/check-series.sh moves along the series,
+# "rmutex" the series with bench/variants/read-stream-mutex.patch on top
+# (scripts/host/bench-zram.sh).
 tree_dir() {
 	case "$1" in
 	patched) echo "$TREE" ;;
 	base) echo "$BUILD/base/linux" ;;
 	mid) echo "$BUILD/mid/linux" ;;
 	check) echo "$BUILD/check/linux" ;;
-	*) die "unknown tree '$1' (use base, mid, check or patched)" ;;
+	rmutex) echo "$BUILD/rmutex/linux" ;;
+	*) die "unknown tree '$1' (use base, mid, rmutex, check or patched)" ;;
 	esac
 }
 

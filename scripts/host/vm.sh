@@ -3,7 +3,8 @@
 #   vm.sh TREE FLAVOUR JOB
 # Environment: CPUS (2), MEM (MiB, 512), APPEND (extra kernel arguments),
 #   TIMEOUT (s, 900), ACCEL (auto|kvm|tcg), ICOUNT=1 (deterministic,
-#   single-threaded TCG where guest ns = executed instructions), FIO=1 (the
+#   single-threaded TCG where guest ns = executed instructions, and an idle
+#   guest's clock jumps to its next timer: sleep=off), FIO=1 (the
 #   initramfs with fio), RUN (name of the run folder, default JOB).
 # Output in OUT/RUN/ (OUT: build/out/patched-FLAVOUR or build/base/out/
 #   base-FLAVOUR): console.log (the serial console),
@@ -69,7 +70,7 @@ fi
 case "$accel" in
 kvm) accel_args="-accel kvm -cpu host" ;;
 tcg) accel_args="-accel tcg,thread=multi -cpu max" ;;
-icount) accel_args="-accel tcg,thread=single -icount shift=0 -cpu max" ;;
+icount) accel_args="-accel tcg,thread=single -icount shift=0,sleep=off -cpu max" ;;
 *) die "ACCEL must be auto, kvm or tcg" ;;
 esac
 # The console on the first serial port; the report on the second, or on
