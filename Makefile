@@ -96,7 +96,7 @@ bench-zsmalloc: tree-if-missing
 # zram read latency against writers, in deterministic virtual time (QEMU
 # -icount; ACCEL=tcg|kvm for real time), fio: base, mid (up to preemptible
 # streams), patched and rmutex (bench/variants/read-stream-mutex.patch);
-# ALGOS="lz4 zstd" LEVEL=12 RUNS=3 RUNTIME=3 THINK=50 BENCH_CPUS="1 2" MEM_CPUS=64;
+# ALGOS="lz4 zstd" LEVEL=12 RUNS=3 RUNTIME=3 THINK=100 BENCH_CPUS="1 2" MEM_CPUS=64;
 # ONLY=mem reruns only the memory boots, ONLY=report only the report.
 bench-zram: tree-if-missing
 	@sh $(H)/bench-zram.sh

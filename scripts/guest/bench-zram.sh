@@ -4,7 +4,7 @@
 # command line; lists take commas):
 #   HARNESS_ALGOS=lz4,zstd  HARNESS_LEVEL=12 (zstd's level, through
 #   algorithm_params)  HARNESS_RUNS=3 (seeds 1..RUNS)  HARNESS_RUNTIME=3 (s)
-#   HARNESS_DISKSIZE=64M  HARNESS_THINK=50 (us between an interactive
+#   HARNESS_DISKSIZE=64M  HARNESS_THINK=100 (us between an interactive
 #   reader's reads)  HARNESS_READERS=2, HARNESS_WRITERS=2 (readers and
 #   writers per CPU)
 #   HARNESS_SCENARIOS=alone,interactive,foreground,saturating
@@ -38,7 +38,7 @@ LEVEL=${HARNESS_LEVEL:-12}
 RUNS=${HARNESS_RUNS:-3}
 RUNTIME=${HARNESS_RUNTIME:-3}
 DISKSIZE=${HARNESS_DISKSIZE:-64M}
-THINK=${HARNESS_THINK:-50}
+THINK=${HARNESS_THINK:-100}
 READERS=${HARNESS_READERS:-2}
 WRITERS=${HARNESS_WRITERS:-2}
 SCENARIOS=$(echo "${HARNESS_SCENARIOS:-alone,interactive,foreground,saturating}" | tr ',' ' ')

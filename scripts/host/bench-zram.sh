@@ -21,7 +21,7 @@
 # Two guests run at once (PAR, default 2: one host CPU each under icount).
 #
 # Environment: ALGOS ("lz4 zstd"), LEVEL (zstd's, 12), RUNS (3 seeds),
-#   RUNTIME (3 s per scenario), DISKSIZE (64M), THINK (50 us), READERS and
+#   RUNTIME (3 s per scenario), DISKSIZE (64M), THINK (100 us), READERS and
 #   WRITERS (2 each per CPU), BENCH_CPUS ("1 2"), KERNELS ("base mid patched rmutex"),
 #   MEM_CPUS (64), PAR (2), TIMEOUT (per boot, s; 5400), ACCEL (icount),
 #   ONLY (unset: everything; "mem": only the memory boots, then the report;
@@ -35,7 +35,7 @@ LEVEL=${LEVEL:-12}
 RUNS=${RUNS:-3}
 RUNTIME=${RUNTIME:-3}
 DISKSIZE=${DISKSIZE:-64M}
-THINK=${THINK:-50}
+THINK=${THINK:-100}
 READERS=${READERS:-2}
 WRITERS=${WRITERS:-2}
 BENCH_CPUS=${BENCH_CPUS:-1 2}

@@ -333,7 +333,8 @@ COLS = (("read.iops", "read IOPS", 0), ("read.p50_us", "p50", 1), ("read.p99_us"
         ("read.p99_9_us", "p99.9", 1), ("read.p99_99_us", "p99.99", 1), ("read.max_us", "max", 1),
         ("read.sd_us", "sd", 1), ("read.wake_to_done_us", "wake-to-done", 1), ("write.iops", "write IOPS", 0),
         ("write.p99_us", "w p99", 1), ("read.cpu_ms", "read CPU ms", 0), ("write.cpu_ms", "write CPU ms", 0),
-        ("rctx_spare", "spare", 0), ("rctx_wait", "wait", 0), ("writestall", "writestall", 0))
+        ("rctx_spare", "spare", 0), ("rctx_wait", "wait", 0), ("writestall", "writestall", 0),
+        ("cpu_busy_pct", "busy %", 0))
 
 
 def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
@@ -362,7 +363,10 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
       " (getrusage; compression and decompression run in the jobs' system time). `spare`, `wait`:"
       " reads that took a spare read context and reads that had to wait for one (debug_stat columns"
       " 3 and 4; base and mid have none; on rmutex `wait` counts reads that found their CPU's read"
-      " stream locked); `writestall`: debug_stat column 1.")
+      " stream locked); `writestall`: debug_stat column 1; `busy %`: the guest's non-idle CPU time"
+      " over the run (/proc/stat). Readers alone must leave the CPU mostly idle: fio spins, rather"
+      " than sleeps, a pause shorter than the nanosleep granularity it measures at start (about"
+      " 50 us here, the timer slack), and the report warns if it did.")
     w("- Tables give the median over the seeds; ratios between kernels come with Student's t over"
       " the seeds (difference of the means, 95 % interval).")
     if data["icount"]:
@@ -588,6 +592,14 @@ def main():
     m = re.search(r"disksize (\S+),", " ".join(i["header"] or "" for i in infos))
     guest = "zram0 of %s, fio %s" % (m[1] if m else "?",
                                       (re.search(r"(fio-[0-9.]+)", " ".join(i["header"] or "" for i in infos)) or ["?"])[0])
+    # fio sleeps a pause only if it is longer than the nanosleep granularity
+    # it measured at start; a shorter one it spins: the "interactive"
+    # readers would then be CPU-bound, which the idle time shows.
+    for r in recs:
+        if r["scenario"] == "alone" and r.get("cpu_busy_pct", 0) > 80:
+            warnings.append("%s %s %d vCPU run %d: readers alone kept the CPU %.0f%% busy: fio spun its"
+                            " pauses instead of sleeping (pause shorter than its nanosleep granularity)"
+                            % (r["kernel"], r["algo"], r["cpus"], r["run"], r["cpu_busy_pct"]))
     rows = targets(recs, mem, algos, cpus_list, kernels)
     hi = zram_report.host_info()
     data = {"command": a.command, "host": "%s CPUs, %s" % (hi.get("nproc"), hi.get("cpu_model")), "accel_text": accel_text,
