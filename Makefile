@@ -5,7 +5,7 @@
 #   make soak    debug kernel: soak and fault tests (DURATION=600 s each)
 #   make faults  debug kernel: allocation failures injected (TREE=base too)
 #   make matrix  the test job on i386 highmem, PREEMPT_RT, arm64 4K and 16K
-#                pages and debug kernels: bench/results/matrix.md
+#                pages, debug and KCSAN kernels: bench/results/matrix.md
 #
 # Variables: TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
 #   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
@@ -110,8 +110,9 @@ check-series: tree-if-missing
 	@sh $(H)/check-series.sh
 
 # The reliability matrix (see scripts/host/matrix.sh): every flavour of
-# MATRIX="i386-highmem arm64-16k rt arm64 debug" built, booted with the test
-# job and judged; the table goes to bench/results/matrix.md.
+# MATRIX="i386-highmem arm64-16k rt arm64 debug kcsan" built, booted with the
+# test job (and fio, on every architecture) and judged; the table goes to
+# bench/results/matrix.md.
 matrix: tree-if-missing
 	@sh $(H)/setup.sh matrix
 	@MATRIX="$(MATRIX)" sh $(H)/matrix.sh

@@ -21,6 +21,8 @@
 #   foreground   the same, the readers at nice -10 (a foreground app)
 #   saturating   the same numbers of readers, without pauses, and
 #                writers, all at nice 0
+#   exhaust      (not by default) 16 x N readers without pauses, no
+#                writers: they hold every read context and queue for one
 # Writers write the same kind of data as the fill, so the device stays as
 # full. Each run prints fio's JSON+ output (every latency bin) between
 #   BENCH-ZRAM-JSON-BEGIN algo= scenario= run= cpus= readers= writers=
@@ -91,6 +93,8 @@ measure() {
 	interactive) set -- $rd --thinktime="$THINK" $wr ;;
 	foreground) set -- $rd --thinktime="$THINK" --nice=-10 $wr ;;
 	saturating) set -- $rd $wr ;;
+	exhaust) readers=$((16 * cpus)) writers=0
+		set -- --name=readers --rw=randread --numjobs=$readers ;;
 	*) err "unknown scenario $sc"; return 1 ;;
 	esac
 	stat "$algo" "$sc" "$run" before

@@ -10,15 +10,21 @@
 #   OUT/guest.cpio.gz                the guest scripts, that tree's
 #                                    kselftests and the kernel's bench modules
 # A flavour of another architecture (i386, arm64: "# ARCH:" in its config
-# fragment) gets static binaries only, from Debian's packages of that
-# architecture that 'setup.sh matrix' unpacks into build/foreign/DEBARCH:
-#   build/initramfs/DEBARCH/common.cpio.gz  busybox-static, bash-static
-#                                    (/bin/bash-static), swapverify and blkverify,
-#                                    built with the cross compiler; no fio
-#                                    (zram04 skips), stress-ng or zramctl
+# fragment) gets Debian's packages of that architecture that 'setup.sh
+# matrix' unpacks into build/foreign/DEBARCH:
+#   build/initramfs/DEBARCH/common.cpio.gz  static binaries only:
+#                                    busybox-static, bash-static (/bin/bash),
+#                                    swapverify and blkverify, built with the
+#                                    cross compiler; no stress-ng or zramctl
+#   build/initramfs/DEBARCH/fio.cpio.gz  fio, its program interpreter and
+#                                    the libraries of its DT_NEEDED closure
+#                                    (elf.sh: elf_closure), libc with them
+#                                    (the common part has none)
+# and the same two images per kernel as the x86_64 flavours.
 # Each part is rebuilt when its inputs are newer than it.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/elf.sh"
 
 tree=${1:?usage: initramfs.sh base|patched FLAVOUR}
 flavour=${2:?usage: initramfs.sh base|patched FLAVOUR}
@@ -27,8 +33,11 @@ out=$(out_dir "$tree" "$flavour")
 arch=$(flavour_arch "$flavour")
 arch_vars "$arch"
 common=$BUILD/initramfs/common.cpio.gz
-[ "$arch" = x86_64 ] || common=$BUILD/initramfs/$DEBARCH/common.cpio.gz
 fio=$BUILD/initramfs/fio.cpio.gz
+if [ "$arch" != x86_64 ]; then
+	common=$BUILD/initramfs/$DEBARCH/common.cpio.gz
+	fio=$BUILD/initramfs/$DEBARCH/fio.cpio.gz
+fi
 TOOLS="/bin/bash /usr/bin/stress-ng /usr/sbin/zramctl /usr/sbin/mke2fs
 /usr/bin/bc /usr/bin/timeout /usr/bin/stdbuf"
 
@@ -154,6 +163,38 @@ build_fio() {
 	say "initramfs: $fio ($(du -h "$fio" | cut -f1))"
 }
 
+# fio of another architecture: the files of its closure, each copied (its
+# links followed inside the unpacked tree) to the path the loader looks
+# for. If qemu-user-static is installed, the copy must start there alone:
+# its own loader, run with --inhibit-cache (the guest has no ld.so.cache;
+# the host's must not lend it a library), prints fio's version.
+build_fio_foreign() {
+	root=$BUILD/foreign/$DEBARCH
+	[ -x "$root/usr/bin/fio" ] || die "initramfs: no $root/usr/bin/fio: run 'sh scripts/host/setup.sh matrix'"
+	outdated "$fio" "$TOP/scripts/host/initramfs.sh" "$TOP/scripts/host/elf.sh" "$root" || return 0
+	files=$(elf_closure "$root" "$DEBARCH" /usr/bin/fio) ||
+		die "initramfs: fio:$DEBARCH lacks" \
+			"$(echo "$files" | sed -n 's/^missing \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' ')in $root:" \
+			"run 'sh scripts/host/setup.sh matrix'"
+	stage=$BUILD/initramfs/$DEBARCH/fio
+	rm -rf "$stage"
+	for f in $files; do
+		mkdir -p "$stage$(dirname "$f")"
+		cp "$root$(root_path "$root" "$f")" "$stage$f"
+	done
+	emu=$(deb_qemu_user "$DEBARCH")
+	if command -v "$emu" >/dev/null 2>&1; then
+		interp=$(readelf -lW "$stage/usr/bin/fio" | sed -n 's/.*program interpreter: \(.*\)\]$/\1/p')
+		v=$("$emu" -L "$stage" "$stage$interp" --inhibit-cache /usr/bin/fio --version 2>&1) ||
+			die "initramfs: fio:$DEBARCH does not start from $stage under $emu: $v"
+		say "initramfs: $v ($DEBARCH) starts from its files alone under $emu"
+	fi
+	cpio_gz "$stage" "$fio.tmp"
+	mv "$fio.tmp" "$fio"
+	say "initramfs: $fio ($(du -h "$fio" | cut -f1); $(echo "$files" | wc -l) files," \
+		"$(du -sh "$stage" | cut -f1) unpacked)"
+}
+
 build_guest() {
 	img=$out/guest.cpio.gz
 	outdated "$img" "$TOP/scripts/guest" "$src/tools/testing/selftests/zram" \
@@ -178,14 +219,12 @@ build_guest() {
 mkdir -p "$(dirname "$common")" "$out"
 if [ "$arch" != x86_64 ]; then
 	build_common_foreign
-	build_guest
-	cat "$common" "$out/guest.cpio.gz" > "$out/initramfs.cpio.gz"
-	say "initramfs: $out/initramfs.cpio.gz ($arch, without fio)"
-	exit 0
+	build_fio_foreign
+else
+	build_common
+	build_fio
 fi
-build_common
-build_fio
 build_guest
 cat "$common" "$out/guest.cpio.gz" > "$out/initramfs.cpio.gz"
 cat "$common" "$fio" "$out/guest.cpio.gz" > "$out/initramfs-fio.cpio.gz"
-say "initramfs: $out/initramfs.cpio.gz, $out/initramfs-fio.cpio.gz"
+say "initramfs: $out/initramfs.cpio.gz, $out/initramfs-fio.cpio.gz ($arch)"

@@ -42,6 +42,7 @@ SCENARIOS = (
     ("interactive", "interactive readers against writers, equal priority"),
     ("foreground", "interactive readers at nice -10 against writers"),
     ("saturating", "saturating readers and writers, equal priority"),
+    ("exhaust", "16 readers per vCPU without pauses, no writers"),
 )
 PCTS = (("p50", 50.0), ("p99", 99.0), ("p99_9", 99.9), ("p99_99", 99.99))
 BEGIN_RE = re.compile(r"^BENCH-ZRAM-JSON-BEGIN (.*)$")
@@ -148,7 +149,7 @@ def parse_bench(kernel, path, warnings):
             warnings.append("%s: %s %s run %s: bad JSON (%s)"
                             % (shown, meta.get("algo"), meta.get("scenario"), meta.get("run"), e))
             continue
-        think = int(meta.get("think_us", 0)) if meta.get("scenario") != "saturating" else 0
+        think = int(meta.get("think_us", 0)) if meta.get("scenario") in ("alone", "interactive", "foreground") else 0
         rec = {"kernel": kernel, "algo": meta["algo"], "scenario": meta["scenario"],
                "run": int(meta["run"]), "cpus": int(meta["cpus"]),
                "readers": int(meta["readers"]), "writers": int(meta["writers"]),
