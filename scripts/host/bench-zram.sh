@@ -12,7 +12,9 @@
 #            October 2026), a worktree at build/rmutex/linux
 # for each CPU count of BENCH_CPUS, then the memory that the per-CPU streams
 # take at MEM_CPUS (64) vCPUs on base and patched (scripts/guest/mem-zram.sh).
-# Writes bench/results/zram-latency.md, .json and .svg.
+# Writes bench/results/zram-latency.md, .json and .svg; the hand-written
+# bench/zram-latency-notes.md (what explains the targets, from these runs)
+# goes into the .md after the targets.
 #
 # By default the guests run in deterministic virtual time (ACCEL=icount:
 # QEMU's -icount shift=0,sleep=off, single-threaded TCG): 1 ns of guest time
@@ -158,6 +160,7 @@ cmd="$cmd THINK=$THINK READERS=$READERS WRITERS=$WRITERS BENCH_CPUS='$BENCH_CPUS
 echo "$versions" | sed '/^$/d' > "$BUILD/bench-zram.versions"
 run python3 "$TOP/scripts/host/zram-latency.py" $runs \
 	--versions "$BUILD/bench-zram.versions" --command "$cmd" \
+	--notes "$TOP/bench/zram-latency-notes.md" \
 	--out-md "$results/zram-latency.md" --out-json "$results/zram-latency.json" \
 	--out-svg "$results/zram-latency.svg"
 say "bench: wrote $results/zram-latency.md, .json and .svg"

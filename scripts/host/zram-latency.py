@@ -307,6 +307,8 @@ def targets(recs, mem, algos, cpus_list, kernels):
                   "patched %s, mid %s" % (f_num(pat), f_num(mid)))
             if "rmutex" in kernels:
                 for sc, _ in SCENARIOS:
+                    if not sel(recs, kernel="patched", algo=algo, cpus=cpus, scenario=sc):
+                        continue
                     for p, label, better in (("read.p99_us", "read p99", "lower"),
                                              ("read.max_us", "read max", "lower"),
                                              ("read.iops", "read IOPS", "higher"),
@@ -398,6 +400,9 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
     w("")
     w("zstd: %d met, %d missed." % (met, missed))
     w("")
+    if data.get("notes"):
+        w(data["notes"].rstrip("\n"))
+        w("")
     w("![read latency, interactive readers against writers](zram-latency.svg)")
     w("")
     for algo in algos:
@@ -545,6 +550,7 @@ def main():
     ap.add_argument("--run", action="append", default=[])
     ap.add_argument("--versions")
     ap.add_argument("--command", default="")
+    ap.add_argument("--notes", help="a Markdown file put after the targets: what explains them")
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--out-json", required=True)
     ap.add_argument("--out-svg", required=True)
@@ -602,10 +608,11 @@ def main():
                             " pauses instead of sleeping (pause shorter than its nanosleep granularity)"
                             % (r["kernel"], r["algo"], r["cpus"], r["run"], r["cpu_busy_pct"]))
     rows = targets(recs, mem, algos, cpus_list, kernels)
+    notes = open(a.notes).read() if a.notes and os.path.exists(a.notes) else ""
     hi = zram_report.host_info()
     data = {"command": a.command, "host": "%s CPUs, %s" % (hi.get("nproc"), hi.get("cpu_model")), "accel_text": accel_text,
             "icount": icount, "versions": versions, "warnings": warnings, "level": level,
-            "think_us": think, "readers_per_cpu": rpc, "writers_per_cpu": wpc, "guest": guest}
+            "think_us": think, "readers_per_cpu": rpc, "writers_per_cpu": wpc, "guest": guest, "notes": notes}
     md = markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows)
     with open(a.out_md, "w") as f:
         f.write(md)
