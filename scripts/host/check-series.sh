@@ -16,8 +16,9 @@
 #   FILE_PATH_CHANGES  "does MAINTAINERS need updating?" on any new file;
 #                      the series adds tools/testing/selftests/zram/ and
 #                      mm/zsmalloc_kunit.c to MAINTAINERS itself.
-# checkpatch's SPDX check runs Python with ply: Debian's python3 (first in
-# PATH, over a pyenv shim that lacks ply).
+# checkpatch's SPDX check runs Python with ply and GitPython (python3-git:
+# without it spdxcheck.py fails and checkpatch passes anyway): Debian's
+# python3, first in PATH, over a pyenv shim that lacks them.
 set -eu
 . "$(dirname "$0")/lib.sh"
 

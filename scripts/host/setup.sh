@@ -14,7 +14,7 @@ set -eu
 SRC_PKG=linux-source-6.12
 SRC_VER=6.12.117-1~deb12u1
 PKGS="qemu-system-x86 busybox-static fio stress-ng util-linux ccache flex bison bc
-libelf-dev libssl-dev cpio sparse kmod xz-utils gcc libc6-dev make perl python3 git rsync file python3-ply"
+libelf-dev libssl-dev cpio sparse kmod xz-utils gcc libc6-dev make perl python3 git rsync file python3-ply python3-git"
 
 # make matrix: i386 and arm64 guests. The foreign userland comes as .debs
 # (busybox-static and bash-static are not Multi-Arch: same, so installing
