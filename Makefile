@@ -79,8 +79,9 @@ soak: kernel initramfs
 
 # Fault tests (scripts/guest/job-faults.sh) on the debug kernel, whose
 # fault injection and kmemleak are otherwise idle: CPU-up failing at each of
-# its allocations in turn, then I/O, post-processing and CPU hotplug while
-# allocations fail at random (DURATION=120 s). TREE=base runs them on 6.12.
+# its allocations in turn, swap on zram while zs_malloc() fails, then I/O,
+# post-processing and CPU hotplug while allocations fail at random
+# (DURATION=120 s). TREE=base runs them on 6.12.
 faults: FLAVOUR = debug
 faults: MEM = 768
 faults: DURATION ?= 120
