@@ -33,7 +33,11 @@ command -v "$cc" >/dev/null 2>&1 ||
 	die "kernel: no $cc for $arch: run 'sh scripts/host/setup.sh matrix'"
 command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=true
+# Reproducible builds: the same tree gives the same kernel, byte for byte,
+# in any clone and however often it was built (KBUILD_BUILD_VERSION is the
+# "#N" of uname -v, which otherwise counts the builds in the folder).
 export KBUILD_BUILD_TIMESTAMP='2025-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
+export KBUILD_BUILD_VERSION=1
 if [ -n "$CROSS" ]; then
 	kmake() { run make -s -C "$src" O="$out" ARCH=$KARCH CROSS_COMPILE="$CROSS" CC="$cc" "$@"; }
 else

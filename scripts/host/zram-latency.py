@@ -375,7 +375,13 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
     if data["icount"]:
         w("- **Virtual time.** Under `-icount shift=0,sleep=off` the guest's clock advances 1 ns per"
           " executed instruction, and jumps ahead when every vCPU is idle: a microsecond here is"
-          " a thousand guest instructions, not host time, and the same seed gives the same numbers."
+          " a thousand guest instructions, not host time. The guest's other inputs are fixed too:"
+          " its clock starts at a set date (`-rtc base=2025-01-01T00:00:00,clock=vm`), its random"
+          " numbers come from a seeded generator (`-seed 1`), and the initramfs depends on its"
+          " files' contents only. So the same kernel, initramfs and fio seed give the same numbers,"
+          " to the last digit, on every run; a kernel or initramfs that differs by one byte shifts"
+          " every event by a few instructions, which leaves medians and rates within a percent but"
+          " can move a single maximum a lot (the tails are chaotic, not noisy)."
           " With several vCPUs, QEMU runs them in turn on one host thread (a few thousand"
           " instructions each), so a task woken on another vCPU waits for that vCPU's turn: a"
           " latency floor of that slice, the same on every kernel, which p50s with 2 vCPUs show.")
