@@ -94,7 +94,7 @@ faults: kernel initramfs
 bench-zsmalloc: tree-if-missing
 	@RUNS=$${RUNS:-10} sh $(H)/bench-zsmalloc.sh
 
-# zram read latency against writers, in deterministic virtual time (QEMU
+# zram read latency against writers, in virtual time (QEMU
 # -icount; ACCEL=tcg|kvm for real time), fio: base, mid (up to preemptible
 # streams), patched and rmutex (bench/variants/read-stream-mutex.patch);
 # ALGOS="lz4 zstd" LEVEL=12 RUNS=3 RUNTIME=3 THINK=100 BENCH_CPUS="1 2" MEM_CPUS=64;

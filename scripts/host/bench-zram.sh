@@ -16,10 +16,11 @@
 # bench/zram-latency-notes.md (what explains the targets, from these runs)
 # goes into the .md after the targets.
 #
-# By default the guests run in deterministic virtual time (ACCEL=icount:
+# By default the guests run in virtual time (ACCEL=icount:
 # QEMU's -icount shift=0,sleep=off, single-threaded TCG): 1 ns of guest time
-# is one executed instruction, several vCPUs run in turn, and the same run
-# gives the same numbers. ACCEL=tcg or kvm runs the same job in real time.
+# is one executed instruction, several vCPUs run in turn, and medians
+# repeat within 0.5% (maxima do not: see README.md). ACCEL=tcg or kvm runs
+# the same job in real time.
 # Two guests run at once (PAR, default 2: one host CPU each under icount).
 #
 # Environment: ALGOS ("lz4 zstd"), LEVEL (zstd's, 12), RUNS (3 seeds),

@@ -378,10 +378,10 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
           " a thousand guest instructions, not host time. The guest's other inputs are fixed too:"
           " its clock starts at a set date (`-rtc base=2025-01-01T00:00:00,clock=vm`), its random"
           " numbers come from a seeded generator (`-seed 1`), and the initramfs depends on its"
-          " files' contents only. So the same kernel, initramfs and fio seed give the same numbers,"
-          " to the last digit, on every run; a kernel or initramfs that differs by one byte shifts"
-          " every event by a few instructions, which leaves medians and rates within a percent but"
-          " can move a single maximum a lot (the tails are chaotic, not noisy)."
+          " files' contents only. Short runs then repeat to the byte; long ones drift by a few I/Os"
+          " in 50,000 (QEMU's icount mode without record and replay is not fully deterministic),"
+          " which leaves medians, rates and p99 within 0.5% from run to run and from a clean clone,"
+          " but moves p99.99 and the maxima, single reads that a tick lands on, a lot."
           " With several vCPUs, QEMU runs them in turn on one host thread (a few thousand"
           " instructions each), so a task woken on another vCPU waits for that vCPU's turn: a"
           " latency floor of that slice, the same on every kernel, which p50s with 2 vCPUs show.")
@@ -595,7 +595,7 @@ def main():
     icount = accels == ["icount"]
     accel_text = ", ".join(accels) or "unknown"
     if icount:
-        accel_text = "icount (QEMU TCG, `-icount shift=0,sleep=off`, single-threaded: deterministic virtual time)"
+        accel_text = "icount (QEMU TCG, `-icount shift=0,sleep=off`, single-threaded: virtual time, 1 ns per instruction)"
     m = re.search(r"zstd level (\d+)", " ".join(i["header"] or "" for i in infos))
     level = m[1] if m else "?"
     m = re.search(r"think (\d+)us", " ".join(i["header"] or "" for i in infos))
