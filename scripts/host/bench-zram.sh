@@ -19,7 +19,7 @@
 # By default the guests run in virtual time (ACCEL=icount:
 # QEMU's -icount shift=0,sleep=off, single-threaded TCG): 1 ns of guest time
 # is one executed instruction, several vCPUs run in turn, and medians
-# repeat within 0.5% (maxima do not: see README.md). ACCEL=tcg or kvm runs
+# repeat within 1% (maxima do not: see README.md). ACCEL=tcg or kvm runs
 # the same job in real time.
 # Two guests run at once (PAR, default 2: one host CPU each under icount).
 #

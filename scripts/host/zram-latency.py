@@ -380,7 +380,7 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
           " numbers come from a seeded generator (`-seed 1`), and the initramfs depends on its"
           " files' contents only. Short runs then repeat to the byte; long ones drift by a few I/Os"
           " in 50,000 (QEMU's icount mode without record and replay is not fully deterministic),"
-          " which leaves medians, rates and p99 within 0.5% from run to run and from a clean clone,"
+          " which leaves medians, rates and p99 within 1% from run to run and from a clean clone,"
           " but moves p99.99 and the maxima, single reads that a tick lands on, a lot."
           " With several vCPUs, QEMU runs them in turn on one host thread (a few thousand"
           " instructions each), so a task woken on another vCPU waits for that vCPU's turn: a"
