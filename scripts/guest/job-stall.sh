@@ -1,0 +1,6 @@
+#!/bin/sh
+# Reclaim under a write stream (issue 12, item 2): scripts/guest/stall-reclaim.sh.
+. /harness/lib.sh
+echo "stall: kernel $(uname -r), $(nproc) CPUs"
+/harness/stall-reclaim.sh || HARNESS_FAILED=1
+exit $HARNESS_FAILED

@@ -1,0 +1,102 @@
+#!/bin/sh
+# A writer that holds a zram write stream must never wait in direct
+# reclaim (issue 12, item 2): kswapd and every task that swaps out through
+# the same device take that device's write streams, and would wait behind
+# the writer's reclaim, which cannot make progress without them.
+#
+# zram0 holds an ext2 file system with a swap file on it, so that swap-out
+# and ordinary writes go through the same device and its streams. fio
+# writers (WRITERS per CPU) write to files on it with O_DIRECT: zram
+# compresses and allocates in their context, which is not reclaim. Then
+# swapverify, with all but LIMIT_MB of the available memory locked, pages
+# WORK_MB out to the swap file and checks every byte it reads back.
+#
+# The hung-task detector (built in the debug flavour) is set to STALL_S
+# seconds, so a task that waits that long is reported on the console,
+# which fails the run. The script checks that swapverify ends, verified,
+# within DURATION seconds, and that kswapd0 never stayed STALL_S seconds in
+# uninterruptible sleep (D) while it watched.
+#   WRITERS=2 LIMIT_MB=48 WORK_MB=128 STALL_S=10 DURATION=240
+. /harness/lib.sh
+WRITERS=${HARNESS_WRITERS:-${WRITERS:-2}}
+LIMIT_MB=${HARNESS_LIMIT:-${LIMIT_MB:-48}}
+WORK_MB=${HARNESS_WORKLOAD:-${WORK_MB:-128}}
+STALL_S=${STALL_S:-10}
+DURATION=${HARNESS_DURATION:-${DURATION:-240}}
+sys=/sys/block/zram0
+mnt=/mnt/stall
+
+if ! command -v fio > /dev/null; then
+	skip "stall: fio is not in this initramfs (FIO=1)"
+	exit 0
+fi
+hung=/proc/sys/kernel/hung_task_timeout_secs
+if [ -w $hung ]; then
+	echo "$STALL_S" > $hung
+	echo -1 > /proc/sys/kernel/hung_task_warnings
+	echo "stall: hung-task detector at $STALL_S s"
+else
+	echo "stall: no hung-task detector in this kernel; kswapd0 is watched"
+fi
+
+[ -d $sys ] || cat /sys/class/zram-control/hot_add > /dev/null
+echo lz4 > $sys/comp_algorithm
+echo 1G > $sys/disksize || { fail "stall: disksize"; exit 1; }
+mke2fs -q -b 4096 /dev/zram0 > /dev/null || { fail "stall: mke2fs"; exit 1; }
+mkdir -p $mnt
+mount -t ext2 /dev/zram0 $mnt || { fail "stall: mount ext2"; exit 1; }
+# The swap file: zeros, which zram stores as same-filled pages.
+dd if=/dev/zero of=$mnt/swap bs=1M count=$((WORK_MB * 2)) 2> /dev/null
+chmod 600 $mnt/swap
+mkswap $mnt/swap > /dev/null && swapon $mnt/swap ||
+	{ fail "stall: swapon of a swap file on zram0"; umount $mnt; echo 1 > $sys/reset; exit 1; }
+echo 0 > /proc/sys/vm/page-cluster
+
+nwriters=$((WRITERS * $(nproc)))
+fio --name=stall-writer --directory=$mnt --size=16M --bs=64k --rw=randwrite \
+	--direct=1 --ioengine=psync --numjobs=$nwriters --time_based \
+	--runtime=$DURATION --buffer_compress_percentage=60 --refill_buffers \
+	--output=/tmp/stall-fio.log > /dev/null 2>&1 &
+fiopid=$!
+sleep 2
+
+avail_mb=$(( $(meminfo_kb MemAvailable) / 1024 ))
+lock_mb=$((avail_mb - LIMIT_MB))
+[ $lock_mb -gt 0 ] || lock_mb=0
+echo "stall: $nwriters O_DIRECT writers on ext2 on zram0, swap file on it;" \
+	"swapverify $WORK_MB MiB with $lock_mb of $avail_mb MiB locked"
+out0=$(vmstat pswpout)
+swapverify -l $lock_mb $WORK_MB 1 > /tmp/stall-swapverify.log 2>&1 &
+svpid=$!
+
+# Watch kswapd0 and swapverify, once a second.
+kswapd=$(for p in /proc/[0-9]*; do
+	[ "$(cat $p/comm 2> /dev/null)" = kswapd0 ] && echo ${p#/proc/}; done | head -1)
+t=0 dstate=0 worst=0
+while kill -0 $svpid 2> /dev/null && [ $t -lt "$DURATION" ]; do
+	sleep 1
+	t=$((t + 1))
+	state=$(awk '{ print $3 }' /proc/$kswapd/stat 2> /dev/null)
+	if [ "$state" = D ]; then dstate=$((dstate + 1)); else dstate=0; fi
+	[ $dstate -le $worst ] || worst=$dstate
+done
+if kill -0 $svpid 2> /dev/null; then
+	fail "stall: swapverify did not end in $DURATION s (kswapd0 in D for $worst s at most)"
+	cat /proc/$kswapd/stack 2> /dev/null | sed 's/^/stall: kswapd0: /'
+	kill $svpid $fiopid 2> /dev/null
+	exit 1
+fi
+wait $svpid
+rc=$?
+out1=$(vmstat pswpout)
+kill $fiopid 2> /dev/null
+wait $fiopid 2> /dev/null
+echo "stall: swapverify rc=$rc in about $t s; pswpout +$((out1 - out0));" \
+	"kswapd0 in D for $worst s at most; writestall $(awk '{ print $1 }' $sys/debug_stat | tail -1)"
+check "stall: swapverify verified every byte" [ $rc = 0 ]
+check "stall: pages went out to the swap file on zram0" [ $((out1 - out0)) -gt 0 ]
+check "stall: kswapd0 never waited $STALL_S s" [ $worst -lt "$STALL_S" ]
+swapoff $mnt/swap
+umount $mnt
+echo 1 > $sys/reset
+exit $HARNESS_FAILED
