@@ -1,6 +1,7 @@
 #!/bin/sh
 # The test job: the KUnit suites ran at boot (the host reads them from the
-# console); here the zram kselftests and the verified swap workload.
+# console); here the zram kselftests, the verified swap workload, zswap on
+# each zpool backend, and reclaim under a write stream (stall-reclaim.sh).
 . /harness/lib.sh
 echo "test: kernel $(uname -r), $(nproc) CPUs"
 
@@ -55,4 +56,10 @@ done
 # zswap through zpool, on each backend in turn (zsmalloc, zbud, z3fold).
 ZPOOLS=$(echo "${HARNESS_ZPOOLS:-zsmalloc,zbud,z3fold}" | tr , ' ') \
 	/harness/zswap-workload.sh || HARNESS_FAILED=1
+
+# Reclaim under a write stream (issue 12, item 2): O_DIRECT writers on a
+# file system on zram0 while swap-out goes to a swap file on it. Where the
+# kernel has the hung-task detector (debug), a task blocked 30 s
+# (harness.stall) is reported, and that fails the run.
+STALL_S=${HARNESS_STALL:-30} /harness/stall-reclaim.sh || HARNESS_FAILED=1
 exit $HARNESS_FAILED

@@ -42,7 +42,9 @@ fi
 [ -d $sys ] || cat /sys/class/zram-control/hot_add > /dev/null
 echo lz4 > $sys/comp_algorithm
 echo 1G > $sys/disksize || { fail "stall: disksize"; exit 1; }
-mke2fs -q -b 4096 /dev/zram0 > /dev/null || { fail "stall: mke2fs"; exit 1; }
+# Blocks of a page: a swap file's pages must each be one run of blocks.
+mke2fs -q -b "$(swapverify -s)" /dev/zram0 > /dev/null ||
+	{ fail "stall: mke2fs"; echo 1 > $sys/reset; exit 1; }
 mkdir -p $mnt
 mount -t ext2 /dev/zram0 $mnt || { fail "stall: mount ext2"; exit 1; }
 # The swap file: zeros, which zram stores as same-filled pages.
