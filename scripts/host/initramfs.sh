@@ -211,10 +211,14 @@ build_guest() {
 	mkdir -p "$stage/harness" "$stage/kselftest" "$stage/lib/bench"
 	cp "$TOP"/scripts/guest/* "$stage/harness/"
 	mv "$stage/harness/init" "$stage/init"
-	# The tree's own kselftests, installed by the kselftest build system.
+	# The tree's own kselftests, installed by the kselftest build system;
+	# their programs (zram08's helper) built static for the guest's
+	# architecture, as the guest has no libc of its own.
 	make -s -C "$src/tools/testing/selftests" O="$out/kselftest-build" \
-		TARGETS=zram INSTALL_PATH="$stage/kselftest" install >/dev/null ||
-		die "initramfs: kselftest install failed for $tree"
+		CC="$TARGET_CC" USERLDFLAGS=-static TARGETS=zram \
+		INSTALL_PATH="$stage/kselftest" install >/dev/null ||
+		die "initramfs: kselftest install failed for $tree ($TARGET_CC," \
+			"static libc: see 'sh scripts/host/setup.sh')"
 	rm -rf "$out/kselftest-build"
 	if [ -d "$out/bench" ]; then
 		find "$out/bench" -name '*.ko' -exec cp {} "$stage/lib/bench/" \;
