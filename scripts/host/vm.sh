@@ -61,9 +61,12 @@ if [ "$arch" = arm64 ] && [ "${ICOUNT:-0}" != 1 ]; then
 elif [ "${ICOUNT:-0}" = 1 ]; then
 	accel=icount
 elif [ "$accel" = auto ]; then
-	if [ ! -f "$BUILD/accel" ]; then
+	# Boots run in parallel (bench-zram's PAR): each probe writes its own
+	# file and renames it, so no boot reads a file another is still writing.
+	if [ ! -s "$BUILD/accel" ]; then
 		say "vm: probing KVM (20 s at most)"
-		probe_kvm > "$BUILD/accel"
+		probe_kvm > "$BUILD/accel.$$"
+		mv -f "$BUILD/accel.$$" "$BUILD/accel"
 	fi
 	accel=$(cat "$BUILD/accel")
 fi
