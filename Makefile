@@ -23,7 +23,7 @@ OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVO
 
 export CPUS MEM ACCEL TIMEOUT
 
-.PHONY: all setup tree tree-if-missing export kernel initramfs run test soak faults parse \
+.PHONY: all setup tree tree-check export kernel initramfs run test soak faults parse \
 	bench-zsmalloc bench-zram bench-boot-mem check-series matrix clean help
 all: help
 
@@ -37,18 +37,20 @@ setup:
 tree: setup
 	@sh $(H)/tree.sh apply
 
-tree-if-missing: setup
-	@[ -d build/linux/.git ] || sh $(H)/tree.sh apply
-	@sh $(H)/tree.sh base
+# Every command that builds or boots checks the trees first: build/linux
+# must be base + patches/ (applied again if patches/ changed; a tree with
+# work not exported stops the run and says what to do).
+tree-check: setup
+	@sh $(H)/tree.sh check
 
 # Write the tree's commits on top of base back to patches/.
 export:
 	@AUTHOR="$(AUTHOR)" sh $(H)/tree.sh export
 
-kernel: tree-if-missing
+kernel: tree-check
 	@sh $(H)/kernel.sh $(TREE) $(FLAVOUR)
 
-initramfs: tree-if-missing
+initramfs: tree-check
 	@sh $(H)/initramfs.sh $(TREE) $(FLAVOUR)
 
 run: kernel initramfs
@@ -91,7 +93,7 @@ faults: kernel initramfs
 		sh $(H)/job.sh $(TREE) $(FLAVOUR) faults
 
 # Benchmarks: base and patched kernels in one run; results in bench/results/.
-bench-zsmalloc: tree-if-missing
+bench-zsmalloc: tree-check
 	@RUNS=$${RUNS:-10} sh $(H)/bench-zsmalloc.sh
 
 # zram read latency against writers, in virtual time (QEMU
@@ -99,22 +101,22 @@ bench-zsmalloc: tree-if-missing
 # streams), patched and rmutex (bench/variants/read-stream-mutex.patch);
 # ALGOS="lz4 zstd" LEVEL=12 RUNS=3 RUNTIME=3 THINK=100 BENCH_CPUS="1 2" MEM_CPUS=64;
 # ONLY=mem reruns only the memory boots, ONLY=report only the report.
-bench-zram: tree-if-missing
+bench-zram: tree-check
 	@sh $(H)/bench-zram.sh
 
 # Memory after boot at 64 vCPUs, base and patched: zsmalloc's per-CPU area.
-bench-boot-mem: tree-if-missing
+bench-boot-mem: tree-check
 	@sh $(H)/bench-boot-mem.sh
 
 # Build the kernel at every patch of the series and checkpatch each patch.
-check-series: tree-if-missing
+check-series: tree-check
 	@sh $(H)/check-series.sh
 
 # The reliability matrix (see scripts/host/matrix.sh): every flavour of
 # MATRIX="i386-highmem arm64-16k rt arm64 debug kcsan" built, booted with the
 # test job (and fio, on every architecture) and judged; the table goes to
 # bench/results/matrix.md.
-matrix: tree-if-missing
+matrix: tree-check
 	@sh $(H)/setup.sh matrix
 	@MATRIX="$(MATRIX)" sh $(H)/matrix.sh
 

@@ -56,6 +56,15 @@ mkswap $mnt/swap > /dev/null && swapon $mnt/swap ||
 	{ fail "stall: swapon of a swap file on zram0"; umount $mnt; echo 1 > $sys/reset; exit 1; }
 echo 0 > /proc/sys/vm/page-cluster
 
+# stall_writers_ok AMOUNT: fio's total (AMOUNT) is more than nothing, and
+# no job reported an error
+stall_writers_ok() {
+	case "$1" in
+	"" | 0B | 0 | 0.0*B) return 1 ;;
+	esac
+	grep -q 'err= 0' /tmp/stall-fio.log && ! grep -Eq 'err= *[1-9]' /tmp/stall-fio.log
+}
+
 nwriters=$((WRITERS * $(nproc)))
 fio --name=stall-writer --directory=$mnt --size=16M --bs=64k --rw=randwrite \
 	--direct=1 --ioengine=psync --numjobs=$nwriters --time_based \
@@ -97,6 +106,13 @@ kill $fiopid 2> /dev/null
 wait $fiopid 2> /dev/null
 echo "stall: swapverify rc=$rc in about $t s; pswpout +$((out1 - out0));" \
 	"kswapd0 in D for $worst s at most; writestall $(awk '{ print $1 }' $sys/debug_stat | tail -1)"
+# The writers must have written, without an error: fio prints its totals
+# when it is stopped ("WRITE: bw=..., io=12.3MiB (12.9MB), run=...").
+written=$(sed -n 's/.*WRITE: bw=.*, io=\([0-9.]*[KMGTP]*i*B\) .*/\1/p' /tmp/stall-fio.log | head -1)
+echo "stall: the fio writers wrote ${written:-nothing (no WRITE line in their output)}"
+grep -E 'err= *[1-9]|error' /tmp/stall-fio.log | head -5 | sed 's/^/stall: fio: /'
+check "stall: the fio writers wrote (${written:-0B}), without an error" \
+	stall_writers_ok "$written"
 check "stall: swapverify verified every byte" [ $rc = 0 ]
 check "stall: pages went out to the swap file on zram0" [ $((out1 - out0)) -gt 0 ]
 check "stall: kswapd0 never waited $STALL_S s" [ $worst -lt "$STALL_S" ]

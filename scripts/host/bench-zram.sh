@@ -159,6 +159,10 @@ for tree in $KERNELS; do
 	versions="$versions
 $v"
 done
+# What a reader can resolve: the project commit and the series
+# (git rev-parse HEAD:patches), "-dirty" where the files differed.
+versions="$versions
+project $(project_id | tr '\n' ' ' | sed 's/ $//')"
 cmd="make bench-zram ALGOS='$ALGOS' LEVEL=$LEVEL RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE"
 cmd="$cmd THINK=$THINK READERS=$READERS WRITERS=$WRITERS BENCH_CPUS='$BENCH_CPUS' MEM_CPUS=$MEM_CPUS ACCEL=$ACCEL"
 echo "$versions" | sed '/^$/d' > "$BUILD/bench-zram.versions"

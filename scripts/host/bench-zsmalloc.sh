@@ -48,7 +48,7 @@ python3 "$TOP/scripts/host/zsbench-report.py" \
 	--base "$(out_dir base "$FLAVOUR")/bench-zsmalloc/console.log" \
 	--patched "$(out_dir patched "$FLAVOUR")/bench-zsmalloc/console.log" \
 	--base-version "base: $(kver base), tag base ($(git -C "$TREE" rev-parse --short base))" \
-	--patched-version "patched: $(kver patched), $(git -C "$TREE" describe --always --tags) ($(git -C "$TREE" rev-list --count base..HEAD) patches)" \
+	--patched-version "patched: $(kver patched), $(git -C "$TREE" rev-list --count base..HEAD) patches, $(project_id | tr '\n' ' ' | sed 's/ $//')" \
 	--base-api old --patched-api new \
 	--command "make bench-zsmalloc RUNS=$RUNS" \
 	--out-md "$results/zsmalloc-api.md" --out-json "$results/zsmalloc-api.json"

@@ -8,7 +8,8 @@
 #                                    in initramfs-fio.cpio.gz, for the jobs
 #                                    that run fio)
 #   OUT/guest.cpio.gz                the guest scripts, that tree's
-#                                    kselftests and the kernel's bench modules
+#                                    kselftests (the base: the series')
+#                                    and the kernel's bench modules
 # A flavour of another architecture (i386, arm64: "# ARCH:" in its config
 # fragment) gets Debian's packages of that architecture that 'setup.sh
 # matrix' unpacks into build/foreign/DEBARCH:
@@ -29,6 +30,12 @@ set -eu
 tree=${1:?usage: initramfs.sh base|patched FLAVOUR}
 flavour=${2:?usage: initramfs.sh base|patched FLAVOUR}
 src=$(tree_dir "$tree")
+# The kselftests come from the tree under test, but the base is tested with
+# the series' own (from the patched tree), as kselftest runners run new
+# tests on older kernels: what the base lacks must skip, with its reason,
+# and what it gets wrong must fail (README: the kselftests on the base).
+ksrc=$src
+[ "$tree" != base ] || ksrc=$(tree_dir patched)
 out=$(out_dir "$tree" "$flavour")
 arch=$(flavour_arch "$flavour")
 arch_vars "$arch"
@@ -204,8 +211,8 @@ build_fio_foreign() {
 build_guest() {
 	img=$out/guest.cpio.gz
 	outdated "$img" "$TOP/scripts/guest" "$TOP/scripts/host/initramfs.sh" \
-		"$src/tools/testing/selftests/zram" \
-		"$src/tools/testing/selftests/kselftest" "$out/bench" || return 0
+		"$ksrc/tools/testing/selftests/zram" \
+		"$ksrc/tools/testing/selftests/kselftest" "$out/bench" || return 0
 	stage=$out/guest-root
 	rm -rf "$stage"
 	mkdir -p "$stage/harness" "$stage/kselftest" "$stage/lib/bench"
@@ -214,7 +221,7 @@ build_guest() {
 	# The tree's own kselftests, installed by the kselftest build system;
 	# their programs (zram08's helper) built static for the guest's
 	# architecture, as the guest has no libc of its own.
-	make -s -C "$src/tools/testing/selftests" O="$out/kselftest-build" \
+	make -s -C "$ksrc/tools/testing/selftests" O="$out/kselftest-build" \
 		CC="$TARGET_CC" USERLDFLAGS=-static TARGETS=zram \
 		INSTALL_PATH="$stage/kselftest" install >/dev/null ||
 		die "initramfs: kselftest install failed for $tree ($TARGET_CC," \

@@ -38,6 +38,15 @@ export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHA
 # "#N" of uname -v, which otherwise counts the builds in the folder).
 export KBUILD_BUILD_TIMESTAMP='2025-01-01' KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
 export KBUILD_BUILD_VERSION=1
+# The release names the source tree: its git tree id (12 digits), with
+# "-dirty" if it has uncommitted changes, after the config's "-harness":
+# 6.12.117-harness-7c79b1773de7. The guest prints it, and the judge checks
+# that the kernel that booted is the one built here (parse.sh).
+tree_id=$(git -C "$src" rev-parse 'HEAD^{tree}' 2>/dev/null || echo unknown)
+[ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+	tree_id="$tree_id-dirty"
+short_id=$(echo "$tree_id" | sed 's/^\([0-9a-f]\{12\}\)[0-9a-f]*/\1/')
+export LOCALVERSION="-$short_id"
 if [ -n "$CROSS" ]; then
 	kmake() { run make -s -C "$src" O="$out" ARCH=$KARCH CROSS_COMPILE="$CROSS" CC="$cc" "$@"; }
 else
@@ -87,4 +96,5 @@ if ! kmake -j"$jobs" all > "$out/build.log" 2>&1; then
 	die "kernel: build of $tree-$flavour failed, see $out/build.log"
 fi
 grep -E 'warning:' "$out/build.log" | head -20 || true
+echo "$tree_id" > "$out/tree-id"
 say "kernel: $tree-$flavour built in $(( $(now) - t0 ))s: $out/$KIMAGE"

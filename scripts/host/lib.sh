@@ -63,3 +63,15 @@ arch_vars() {
 	*) die "unknown architecture '$1' (x86_64, i386 or arm64)" ;;
 	esac
 }
+
+# The project as a reader can resolve it: its commit ("-dirty" if the
+# working tree differs from it) and the series (git rev-parse HEAD:patches,
+# "-dirty" if patches/ differs from that), as KEY=VALUE lines.
+project_id() {
+	c=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+	[ -z "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] || c="$c-dirty"
+	pt=$(git -C "$TOP" rev-parse --short=12 HEAD:patches 2>/dev/null || echo unknown)
+	[ -z "$(git -C "$TOP" status --porcelain -- patches 2>/dev/null)" ] || pt="$pt-dirty"
+	echo "project=$c"
+	echo "patches=$pt"
+}

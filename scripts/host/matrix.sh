@@ -66,9 +66,14 @@ row() {
 	run=$out/matrix
 	shift=$(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$out/.config" 2>/dev/null)
 	pages="$(( 1 << (${shift:-12} - 10) )) KiB"
+	# The release names the source tree (kernel.sh); the run records the
+	# project commit and the series (project_id in lib.sh), each with
+	# "-dirty" if it differed from what is committed.
 	kver=$(cat "$out/include/config/kernel.release" 2>/dev/null || echo "?")
-	# The series' commit the kernel was built from (saved by one()).
-	[ -f "$out/matrix.rev" ] && kver="$kver ($(cat "$out/matrix.rev"))"
+	if [ -f "$run/run.info" ]; then
+		kver="$kver (project $(sed -n 's/^project=//p' "$run/run.info"),"
+		kver="$kver patches $(sed -n 's/^patches=//p' "$run/run.info"))"
+	fi
 	date=$(date -u '+%Y-%m-%d %H:%M UTC')
 	base=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo "?")
 	if [ "$status" != ran ]; then
@@ -76,7 +81,10 @@ row() {
 			"$f" "$arch" "$pages" "$kver" "$status" "$date" "$base" > "$rows/$f.row"
 		return
 	fi
-	read -r _ kp kf ks < "$run/kunit.count"
+	# parse.sh's record of the run (results.tsv: status, name, detail).
+	kp=$(grep -c '^pass	kunit: ' "$run/results.tsv" || true)
+	kf=$(grep -c '^fail	kunit: ' "$run/results.tsv" || true)
+	ks=$(grep -c '^skip	kunit: ' "$run/results.tsv" || true)
 	ksum="$kp passed, $kf failed"
 	[ "$ks" = 0 ] || ksum="$ksum, $ks skipped"
 	# The runner's own result lines: there even when the job did not end.
@@ -123,7 +131,6 @@ one() {
 		row "$f" "kernel build failed: $out/build.log"; return 1
 	fi
 	t1=$(now)
-	git -C "$TREE" describe --always --tags > "$out/matrix.rev" 2>/dev/null || rm -f "$out/matrix.rev"
 	if ! sh "$TOP/scripts/host/initramfs.sh" patched "$f"; then
 		row "$f" "initramfs failed"; return 1
 	fi
@@ -169,7 +176,8 @@ cat_rows() {
 	echo "# Reliability matrix"
 	echo
 	echo "The patched tree (\`build/linux\`: base + \`patches/\`; the kernel column"
-	echo "names the commit each was built from) built and booted in QEMU in each flavour, running the"
+	echo "names its tree id, the project commit and \`git rev-parse HEAD:patches\`,"
+	echo "each with -dirty if the run's files differed) built and booted in QEMU in each flavour, running the"
 	echo "test job: the KUnit suites at boot (zsmalloc's), the zram kselftests"
 	echo "through the kselftest runner, the verified swap workload (lz4, zstd) and"
 	echo "zswap on zsmalloc, zbud and z3fold. Any kernel splat on the console fails a flavour,"

@@ -1,34 +1,59 @@
 #!/bin/sh
 # Read a finished run offline and judge it:  parse.sh RUNDIR
-# Counts the KUnit test cases from the console's KTAP output, the guest's
-# checks ("HARNESS: ok|not ok|skip NAME" in report.log), and adds one check
-# that the console is free of kernel splats (any WARNING, BUG, Oops, lockdep,
-# KASAN, UBSAN or KFENCE report, or panic fails it, whatever the guest said).
-# A KCSAN data-race report (the kcsan flavour) fails it if zsmalloc or zram
-# is in it, in its title or on either stack; one entirely elsewhere in the
-# kernel is listed (splats.txt, kcsan.txt, the output) and does not fail.
-# Prints "N passed, N failed, N skipped" last; exits 1 if anything failed,
-# if the run left no console, no guest result, or no KTAP where the kernel
-# runs KUnit at boot (vm.sh writes ktap-expected).
+#
+# Every result gets a line of RUNDIR/results.tsv (status, name, detail;
+# status pass, fail or skip), the one record of the run that the summary
+# and the reports read:
+#  - "kunit: SUITE/CASE[/PARAM]": every KUnit result on the console's KTAP
+#    (before init) that has no results nested under it; a suite or case
+#    whose nested results all passed but that failed itself (a crash, a
+#    timeout) fails too, and so does a suite with no cases (1..0);
+#  - the guest's checks ("HARNESS: ok|not ok|skip NAME" in report.log):
+#    kselftests, swap, zswap, stall, and health.sh's "kernel: ..." checks
+#    (taint, lockdep, the kernel log, read in the guest);
+#  - "judge: ...": the guest reported success, the console is free of
+#    kernel reports (any WARNING, BUG, Oops, lockdep, KASAN, UBSAN or
+#    KFENCE report, hung task or panic, whatever the guest said), the
+#    kernel that booted is the one that was built, and what the job's
+#    manifest says must run did, with the skips it allows and no other
+#    (scripts/manifests/JOB; see manifest.awk).
+# A KCSAN data-race report (the kcsan flavour) fails the console check if
+# zsmalloc or zram is in it, in its title or on either stack; one entirely
+# elsewhere in the kernel is listed (splats.txt, kcsan.txt, the output)
+# and does not fail.
+# Prints "N passed, N failed, N skipped" last (also RUNDIR/summary); exits
+# 1 if anything failed, if the run left no console, no guest result, or no
+# KTAP where the kernel runs KUnit at boot (vm.sh writes ktap-expected).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 dir=${1:?usage: parse.sh RUNDIR}
 console=$dir/console.log
 report=$dir/report.log
+results=$dir/results.tsv
 # A run that left no console (the VM never started) is a failed run.
 if [ ! -s "$console" ]; then
 	say "FAIL no console log: $console (the VM did not run; see the lines above)"
+	printf 'fail\tjudge: the run left a console log\t%s\n' "$console" > "$results" 2>/dev/null || true
 	echo "0 passed, 1 failed, 0 skipped" | tee "$dir/summary" 2>/dev/null
 	exit 1
 fi
 [ -f "$report" ] || : > "$report"
+: > "$results"
+
+# result STATUS NAME [DETAIL]: one line of results.tsv
+result() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$results"; }
+
+# run.info (vm.sh): what was booted, for the checks below; KEY=VALUE lines.
+info() { sed -n "s/^$1=//p" "$dir/run.info" 2>/dev/null | head -1; }
 
 # Strip printk timestamps: "[   12.345678] text" -> "text" (an empty line
 # may have lost the space after the stamp).
 strip() { sed 's/^\[ *[0-9]*\.[0-9]*\] \{0,1\}//' "$1" | tr -d '\r'; }
 
-SPLATS='WARNING:|BUG:|Oops|Kernel panic|general protection fault|KASAN:|UBSAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|lock held when returning|suspicious RCU usage|INFO: task .* blocked|soft lockup|hard LOCKUP|rcu_.*stall|Unable to handle|kernel BUG|list_add corruption|list_del corruption|bad page state|BUG: sleeping function'
+# One list of what counts as a kernel report, for the host and the guest
+# (scripts/guest/health.sh reads the same file in the guest's kernel log).
+SPLATS=$(cat "$TOP/scripts/guest/splats.ere")
 
 # KCSAN (kernel/kcsan/report.c) prints a report as
 #   ==================================================================
@@ -72,18 +97,61 @@ kcsan_ours() {
 }
 
 strip "$console" > "$dir/console.txt"
-grep -q '^BUG: KCSAN: ' "$dir/console.txt" && kcsan_ours
-# The guest's init copies the job's output to the console with the prefix
-# "guest| " (scripts/guest/init): that is the job talking, not the kernel,
-# and is left out of the splat scan. A KCSAN report is one splat: its title
-# line, marked "[KCSAN in zsmalloc/zram: FUNCTION]" or "[KCSAN elsewhere:
-# listed, not failed]". The lines of its body are not scanned (a frame such
-# as rcu_..._stall is no stall); another CPU's message printed in the
-# middle of it is (it does not end the report, whose stack may go on after
-# it). A report ends with its closing line of "=", the next KCSAN report
-# or the end of the console.
-grep -v '^guest| ' "$dir/console.txt" | awk -v splats="$SPLATS" \
-	-v ourfile="$dir/kcsan-ours.txt" -v kcsan="$dir/kcsan.txt" '
+grep -q 'BUG: KCSAN: ' "$dir/console.txt" && kcsan_ours
+# The kernel's part of the console. The guest no longer writes to the
+# console (scripts/guest/init), but a console saved before that has the
+# job's lines there too, prefixed "guest| ", and the kernel's output can be
+# glued onto one of them when the two interleave mid-line: "guest|
+# HARNESS: ok swap: every byte[ 612.34] INFO: task ... blocked". Such a
+# line is the job's only as far as the job wrote it: its longest common
+# prefix with a line of report.log is cut off, and the rest (its
+# timestamp stripped) is judged as the kernel's. A prefixed line that
+# shares no prefix with a line of the job's is judged whole.
+awk -v report="$report" 'BEGIN {
+	while ((getline l < report) > 0) {
+		sub(/\r$/, "", l)
+		if (length(l) >= 4)
+			by4[substr(l, 1, 4)] = by4[substr(l, 1, 4)] SUBSEP l
+		else if (length(l) > 0)
+			shorts = shorts SUBSEP l
+		mine[l] = 1
+	}
+}
+/^guest\| / {
+	l = substr($0, 8)
+	if (l in mine)
+		next
+	# The most of the line that the job wrote: its longest common prefix
+	# with a line of report.log (whole, or cut short by kernel text).
+	best = 0
+	n = split(by4[substr(l, 1, 4)] shorts, c, SUBSEP)
+	for (i = 2; i <= n; i++) {
+		m = length(c[i]) < length(l) ? length(c[i]) : length(l)
+		if (m <= best || substr(l, 1, best + 1) != substr(c[i], 1, best + 1))
+			continue
+		lo = best + 1; hi = m
+		while (lo < hi) {
+			mid = int((lo + hi + 1) / 2)
+			if (substr(l, 1, mid) == substr(c[i], 1, mid)) lo = mid; else hi = mid - 1
+		}
+		best = lo
+	}
+	l = substr(l, best + 1)
+	sub(/^\[ *[0-9]*\.[0-9]*\] ?/, "", l)
+	if (l != "")
+		print l
+	next
+}
+{ print }' "$dir/console.txt" > "$dir/kernel.txt"
+
+# The splat scan, over every line of the kernel's part. A KCSAN report is
+# one splat: its title line, marked "[KCSAN in zsmalloc/zram: FUNCTION]"
+# or "[KCSAN elsewhere: listed, not failed]". The lines of its body are
+# not scanned (a frame such as rcu_..._stall is no stall); another CPU's
+# message printed in the middle of it is (it does not end the report,
+# whose stack may go on after it). A report ends with its closing line of
+# "=", the next KCSAN report or the end of the console.
+awk -v splats="$SPLATS" -v ourfile="$dir/kcsan-ours.txt" -v kcsan="$dir/kcsan.txt" '
 BEGIN {
 	while ((getline l < ourfile) > 0) ours[l] = 1
 	printf("") > kcsan
@@ -134,79 +202,153 @@ inrep && body($0) {
 }
 $0 ~ splats { print }
 END { report_done() }
-' > "$dir/splats.txt"
+' "$dir/kernel.txt" > "$dir/splats.txt"
 [ -s "$dir/kcsan.txt" ] || rm -f "$dir/kcsan.txt"
 LISTED=' \[KCSAN elsewhere: listed, not failed\]$'
 # Built-in KUnit suites run before init: read KTAP from that part only.
-sed '/^Run .* as init process/q' "$dir/console.txt" > "$dir/kunit.ktap"
+sed '/^Run .* as init process/q' "$dir/kernel.txt" > "$dir/kunit.ktap"
 
 # KUnit: every result at every depth that has no results nested under it
-# (a test case, or one parameter of a parameterised case) counts once; a
-# result with nested ones (a suite, a parameterised case) only adds a
-# failure if it failed while none of its own did (a crash, a timeout).
+# (a test case, or one parameter of a parameterised case) is one result,
+# named SUITE/CASE[/PARAM] from the "# Subtest:" lines above it; a result
+# with nested ones (a suite, a parameterised case) is one only if it
+# failed while none of its own did (a crash, a timeout). A suite (depth 0)
+# with no results of its own (1..0) fails: an empty suite tests nothing.
 # Depth: four spaces of indentation a level.
 awk '
 function depth(l,   n) { n = match(l, /[^ ]/) - 1; return int(n / 4) }
+function path(d, name,   i, p) {
+	p = ""
+	for (i = 1; i <= d; i++)
+		p = p sub_[i] "/"
+	return "kunit: " p name
+}
+/^ *# Subtest: / {
+	d = depth($0); s = $0; sub(/^ *# Subtest: /, "", s); sub_[d] = s
+	next
+}
 /^ *(not )?ok [0-9]+ / {
 	d = depth($0); line = $0; sub(/^ */, "", line)
 	bad = line ~ /^not ok/; skipped = line ~ /# SKIP/
+	name = line; sub(/^(not )?ok [0-9]+ /, "", name)
+	why = ""
+	if (skipped) { why = name; sub(/.*# SKIP */, "", why) }
+	sub(/ *#.*$/, "", name)
 	if (kids[d + 1] > 0) {
-		if (bad && !badkids[d + 1]) { f++; print "FAIL kunit: " line }
-	} else if (skipped) { s++; print "skip kunit: " line }
-	else if (bad) { f++; print "FAIL kunit: " line }
-	else p++
+		if (bad && !badkids[d + 1])
+			printf("fail\t%s\t%s\n", path(d, name), "failed, none of its results did (a crash?)")
+	} else if (skipped)
+		printf("skip\t%s\t%s\n", path(d, name), why)
+	else if (bad)
+		printf("fail\t%s\t\n", path(d, name))
+	else if (d == 0)
+		printf("fail\t%s\t%s\n", path(d, name), "an empty suite (no test cases ran)")
+	else
+		printf("pass\t%s\t\n", path(d, name))
 	kids[d + 1] = 0; badkids[d + 1] = 0
 	kids[d]++; if (bad) badkids[d] = 1
 }
-END { printf("kunit %d %d %d\n", p, f, s) > "/dev/stderr" }
-' "$dir/kunit.ktap" 2> "$dir/kunit.count" > "$dir/kunit.txt" || true
-read -r _ kp kf ks < "$dir/kunit.count"
+' "$dir/kunit.ktap" >> "$results"
 # A suite that crashed before it finished leaves "# Subtest:" without a result.
 suites=$(grep -c '^    # Subtest:' "$dir/kunit.ktap" || true)
 done_suites=$(grep -cE '^(not )?ok [0-9]+ ' "$dir/kunit.ktap" || true)
 if [ "$suites" != "$done_suites" ]; then
-	kf=$((kf + 1))
-	say "FAIL kunit: $suites suites started but $done_suites finished"
+	result fail "judge: every KUnit suite that started finished" \
+		"$suites suites started but $done_suites finished"
 fi
 # vm.sh says whether this kernel runs KUnit suites at boot: then a console
 # without them (KUnit off, or a crash before it ran) fails.
 if [ "$(cat "$dir/ktap-expected" 2>/dev/null)" = 1 ] && [ "$suites" = 0 ]; then
-	kf=$((kf + 1))
-	say "FAIL kunit: this kernel runs KUnit at boot, but the console has no KTAP"
+	result fail "judge: the KUnit suites ran at boot" \
+		"this kernel runs KUnit at boot, but the console has no KTAP"
 fi
 
-hp=$(grep -c '^HARNESS: ok ' "$report" || true)
-hf=$(grep -c '^HARNESS: not ok ' "$report" || true)
-hs=$(grep -c '^HARNESS: skip ' "$report" || true)
-
-passed=$((kp + hp))
-failed=$((kf + hf))
-skipped=$((ks + hs))
+# The guest's checks.
+sed -n -e 's/^HARNESS: ok \(.*\)$/pass\t\1\t/p' -e 's/^HARNESS: not ok \(.*\)$/fail\t\1\t/p' \
+	-e 's/^HARNESS: skip \(.*\)$/skip\t\1\t/p' "$report" >> "$results"
 
 # The guest must have reported, and reported success.
 rc=$(sed -n 's/.*HARNESS-RESULT job=[^ ]* rc=\([0-9]*\).*/\1/p' "$report" | tail -1)
-if [ "${rc:-x}" = 0 ]; then passed=$((passed + 1)); else
-	failed=$((failed + 1)); say "FAIL guest job: rc=${rc:-none (no result reported)}"; fi
+if [ "${rc:-x}" = 0 ]; then
+	result pass "judge: the guest job ended with rc=0"
+else
+	result fail "judge: the guest job ended with rc=0" "rc=${rc:-none (no result reported)}"
+fi
 
 nsplat=$(grep -cv "$LISTED" "$dir/splats.txt" || true)
 if [ "$nsplat" != 0 ]; then
-	failed=$((failed + 1))
-	say "FAIL kernel splats on the console ($nsplat lines, first ones):"
-	grep -v "$LISTED" "$dir/splats.txt" | head -10 | sed 's/^/    /'
+	result fail "judge: no kernel report on the console" \
+		"$nsplat lines, the first: $(grep -v "$LISTED" "$dir/splats.txt" | head -1)"
 else
-	passed=$((passed + 1))
+	result pass "judge: no kernel report on the console"
 fi
+
+# The kernel that booted is the one that was built: vm.sh saved the
+# release of the kernel it booted (run.info: built), and the guest printed
+# its own (HARNESS-KERNEL). The release carries the id of the tree it was
+# built from (kernel.sh: LOCALVERSION). Runs saved before run.info have
+# neither: the check is left out for them.
+built=$(info built)
+booted=$(sed -n 's/^HARNESS-KERNEL release=\([^ ]*\) .*/\1/p' "$report" | head -1)
+if [ -n "$built" ]; then
+	if [ "$booted" = "$built" ]; then
+		result pass "judge: the kernel that booted is the one built ($built)"
+	else
+		result fail "judge: the kernel that booted is the one built ($built)" \
+			"booted ${booted:-an unknown kernel (no HARNESS-KERNEL line)}"
+	fi
+fi
+
+# What must run, and the skips allowed: the job's manifest
+# (scripts/manifests/JOB), or the run folder's own "manifest" (the judge's
+# golden cases). Runs saved before run.info have none.
+manifest=""
+if [ -f "$dir/manifest" ]; then
+	manifest=$dir/manifest
+elif [ -f "$dir/run.info" ] && [ -f "$TOP/scripts/manifests/$(info job)" ]; then
+	manifest=$TOP/scripts/manifests/$(info job)
+fi
+if [ -n "$manifest" ]; then
+	# The facts a manifest's conditions test, from run.info and the
+	# kernel command line: tree, flavour, arch, job, cpus, preempt.
+	preempt=$(sed -n 's/.*[[:space:]]preempt=\([a-z]*\).*/\1/p' "$dir/cmdline" 2>/dev/null || true)
+	[ "$(info rt)" != y ] || preempt=rt
+	facts="tree=$(info tree) flavour=$(info flavour) arch=$(info arch) job=$(info job)"
+	facts="$facts cpus=$(info cpus) preempt=${preempt:-unknown}"
+	grep -v '^[^	]*	judge: ' "$results" > "$dir/results.ours" || true
+	awk -v facts="$facts" -v manifest="$manifest" -v mname="${manifest#"$TOP"/}" \
+		-f "$TOP/scripts/host/manifest.awk" "$dir/results.ours" >> "$results"
+	rm -f "$dir/results.ours"
+fi
+
+# The results: every failure and skip by name, then the counts.
+awk -F '\t' '
+$1 == "fail" { printf("FAIL %s%s\n", $2, $3 == "" ? "" : " (" $3 ")") }
+$1 == "skip" { printf("skip %s%s\n", $2, $3 == "" ? "" : " (" $3 ")") }
+' "$results"
 nlisted=$(grep -c "$LISTED" "$dir/splats.txt" || true)
 if [ "$nlisted" != 0 ]; then
 	say "listed, not failed: $nlisted KCSAN reports elsewhere in the kernel (not in zsmalloc or zram):"
 	grep "$LISTED" "$dir/splats.txt" | sed "s/$LISTED//; s/^/    /"
 fi
-
-grep '^HARNESS: not ok ' "$report" | sed 's/^HARNESS: not ok /FAIL /' || true
-grep '^HARNESS: skip ' "$report" | sed 's/^HARNESS: skip /skip /' || true
-cat "$dir/kunit.txt"
-say "kunit: $kp passed, $kf failed, $ks skipped ($suites suites started, $done_suites results at top level)"
-say "guest checks: $hp passed, $hf failed, $hs skipped"
+if [ "$nsplat" != 0 ]; then
+	say "kernel reports on the console ($nsplat lines, first ones):"
+	grep -v "$LISTED" "$dir/splats.txt" | head -10 | sed 's/^/    /'
+fi
+[ -z "$built" ] || say "booted: ${booted:-?}; built from tree $(info tree_id) ($(info tree)), project $(info project), patches $(info patches)"
+[ -n "$manifest" ] || say "note: no manifest for this run: what must run is not checked"
+awk -F '\t' '
+function kind(n) { return n ~ /^kunit: / ? "kunit" : (n ~ /^judge: / ? "judge" : "guest checks") }
+{ c[kind($2) SUBSEP $1]++ }
+END {
+	split("kunit guest checks judge", k, " ")
+	printf("kunit: %d passed, %d failed, %d skipped\n", c["kunit" SUBSEP "pass"], c["kunit" SUBSEP "fail"], c["kunit" SUBSEP "skip"])
+	printf("guest checks: %d passed, %d failed, %d skipped\n", c["guest checks" SUBSEP "pass"], c["guest checks" SUBSEP "fail"], c["guest checks" SUBSEP "skip"])
+	printf("judge: %d passed, %d failed\n", c["judge" SUBSEP "pass"], c["judge" SUBSEP "fail"])
+}' "$results"
+passed=$(grep -c '^pass	' "$results" || true)
+failed=$(grep -c '^fail	' "$results" || true)
+skipped=$(grep -c '^skip	' "$results" || true)
 echo "$passed passed, $failed failed, $skipped skipped" > "$dir/summary"
 say "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -4,6 +4,9 @@
 #
 #   tree.sh base     unpack the base if build/linux does not exist yet
 #   tree.sh apply    reset build/linux to base and git am the series
+#   tree.sh check    build/linux must be base + patches/ (applied again if
+#                    patches/ moved; refuses over work not exported)
+#   tree.sh id       the git tree id that base + patches/ make
 #   tree.sh export   write base..HEAD back to patches/ (format-patch)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -61,7 +64,81 @@ apply_series() {
 		fi
 		n=$((n + 1))
 	done
-	say "tree: base + $n patches at $(git log -1 --format=%h)"
+	git update-ref refs/harness/applied HEAD
+	say "tree: base + $n patches at $(git log -1 --format=%h), tree $(git rev-parse --short=12 'HEAD^{tree}')"
+}
+
+# The id of the tree that base + patches/ make: the git tree hash of the
+# result, computed in a scratch index (git apply --cached, no checkout), so
+# that it can be compared with the tree that will be built. Cached in
+# build/series.id against a checksum of patches/.
+series_id() {
+	sum=$(cat $(series) /dev/null | sha1sum | cut -d' ' -f1)
+	if [ -f "$BUILD/series.id" ] && [ "$(cut -d' ' -f1 "$BUILD/series.id")" = "$sum" ]; then
+		cut -d' ' -f2 "$BUILD/series.id"
+		return 0
+	fi
+	idx=$BUILD/series.index.$$
+	(
+		export GIT_INDEX_FILE="$idx"
+		git -C "$TREE" read-tree base
+		for p in $(series); do
+			git -C "$TREE" apply --cached "$p" ||
+				{ rm -f "$idx"; die "patch $(basename "$p") does not apply to base:" \
+					"fix the series in patches/ (or in $TREE, then 'make export')"; }
+		done
+		git -C "$TREE" write-tree > "$idx.id"
+	) || exit 1
+	id=$(cat "$idx.id")
+	rm -f "$idx" "$idx.id"
+	echo "$sum $id" > "$BUILD/series.id"
+	echo "$id"
+}
+
+# Make sure the trees that will be built are the pinned base and base +
+# patches/, before every command that builds or boots: build/linux is
+# applied the first time; afterwards its tree must be the series' (id
+# above). If patches/ changed since (a git pull, an edit) and build/linux
+# holds nothing that patches/ lacks, the series is applied again; if it
+# has uncommitted changes, or commits that were never exported, the run
+# stops and says what to do. The base worktree must be the base, clean.
+check_trees() {
+	unpack_base
+	base_worktree
+	if ! git -C "$TREE" rev-parse -q --verify refs/harness/applied >/dev/null; then
+		say "tree: build/linux was never applied by this harness: applying patches/"
+		apply_series
+		return 0
+	fi
+	want=$(series_id)
+	have=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
+	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
+	if [ "$have" = "$want" ] && [ -z "$dirty" ]; then
+		:
+	elif [ -n "$dirty" ]; then
+		die "$TREE has uncommitted changes, and its tree is not patches/:" \
+		    "commit them into the series and run 'make export' (to test them)," \
+		    "or 'git -C $TREE stash' (to test patches/ as it is)"
+	elif [ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse refs/harness/applied)" ]; then
+		die "$TREE has commits that patches/ does not have (HEAD moved since" \
+		    "the series was last applied or exported): 'make export' keeps them," \
+		    "'make tree' drops them (they stay reachable as refs/harness/before-apply)"
+	else
+		say "tree: patches/ changed since build/linux was applied (tree ${have%"${have#????????????}"}," \
+		    "the series is ${want%"${want#????????????}"}): applying it again"
+		apply_series
+		have=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
+		[ "$have" = "$want" ] || die "tree: applied tree $have is not the series' $want"
+	fi
+	wt=$(tree_dir base)
+	bt=$(git -C "$TREE" rev-parse 'base^{tree}')
+	if [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" != "$bt" ] ||
+	   [ -n "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
+		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
+			die "the base worktree $wt has uncommitted changes: 'git -C $wt stash', or remove it"
+		say "tree: the base worktree was not at base: checking base out"
+		git -C "$wt" checkout -q --detach base
+	fi
 }
 
 # The identity that the series carries: AUTHOR="Name <mail>" if given, else
@@ -112,6 +189,7 @@ export_series() {
 			--base=base -o "$TOP/patches" base..HEAD
 		fill_cover "$TOP/patches/0000-cover-letter.patch"
 	fi
+	git update-ref refs/harness/applied HEAD
 	say "export: $n patches in patches/, from $IDENT_NAME <$IDENT_MAIL>"
 }
 
@@ -134,6 +212,8 @@ fill_cover() {
 case "${1:-}" in
 base) unpack_base; base_worktree ;;
 apply) apply_series ;;
+check) check_trees ;;
+id) series_id ;;
 export) export_series ;;
-*) die "usage: tree.sh base|apply|export" ;;
+*) die "usage: tree.sh base|apply|check|id|export" ;;
 esac

@@ -105,6 +105,23 @@ report_arg=""
 cmdline="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 ${report_arg}harness.job=$job ${APPEND:-}"
 echo "$cmdline" > "$out/cmdline"
 echo "$accel" > "$out/accel"
+# What is booted, for the judge (parse.sh) and for whoever reads the run
+# later: the kernel's release (it carries the id of its source tree, see
+# kernel.sh), the project commit and the series (project_id in lib.sh).
+{
+	echo "tree=$tree"
+	echo "flavour=$flavour"
+	echo "arch=$arch"
+	echo "job=$job"
+	echo "cpus=$CPUS"
+	echo "mem=$MEM"
+	echo "accel=$accel"
+	echo "built=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)"
+	echo "tree_id=$(cat "$kdir/tree-id" 2>/dev/null)"
+	grep -q '^CONFIG_PREEMPT_RT=y' "$kdir/.config" 2>/dev/null && echo "rt=y"
+	project_id
+	echo "date=$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
+} > "$out/run.info"
 # A kernel with the zsmalloc KUnit suite built in runs it at boot unless
 # told not to: then parse.sh requires its KTAP on the console.
 if grep -q '^CONFIG_ZSMALLOC_KUNIT_TEST=y' "$kdir/.config" 2>/dev/null &&
