@@ -26,13 +26,16 @@ if [ -x /kselftest/run_kselftest.sh ]; then
 	awk '
 	function out(kind, name) { printf("HARNESS: %s kselftest: %s\n", kind, name) }
 	function kind(l) { return l ~ /# SKIP/ ? "skip" : (l ~ /^not ok/ ? "not ok" : "ok") }
-	/^# selftests: / { prog = $0; sub(/^# selftests: [^:]*: /, "", prog); n = 0; bad = 0; next }
+	/^# selftests: / { prog = $0; sub(/^# selftests: [^:]*: /, "", prog); n = 0; bad = 0; why = ""; next }
+	# A program that skipped as a whole says why in its plan: "1..0 # SKIP why".
+	/^# 1\.\.0 # SKIP/ { why = $0; sub(/^# 1\.\.0 # SKIP */, "", why); next }
 	/^# (not )?ok [0-9]+ / {
 		l = $0; sub(/^# /, "", l); k = kind(l); sub(/^(not )?ok [0-9]+ /, "", l)
 		out(k, prog ": " l); n++; if (k == "not ok") bad = 1; next
 	}
 	/^(not )?ok [0-9]+ selftests: / {
 		l = $0; k = kind(l); sub(/^(not )?ok [0-9]+ selftests: [^:]*: /, "", l)
+		if (k == "skip" && why != "") { sub(/ *# SKIP.*$/, "", l); l = l " # SKIP " why }
 		if (n == 0 || (k == "not ok" && !bad)) out(k, l)
 		prog = ""; n = 0; bad = 0
 	}

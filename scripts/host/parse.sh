@@ -40,6 +40,9 @@ if [ ! -s "$console" ]; then
 fi
 [ -f "$report" ] || : > "$report"
 : > "$results"
+# The report channel is a serial port: its lines end in CR LF.
+tr -d '\r' < "$report" > "$dir/report.txt"
+report=$dir/report.txt
 
 # result STATUS NAME [DETAIL]: one line of results.tsv
 result() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$results"; }
@@ -263,9 +266,18 @@ if [ "$(cat "$dir/ktap-expected" 2>/dev/null)" = 1 ] && [ "$suites" = 0 ]; then
 		"this kernel runs KUnit at boot, but the console has no KTAP"
 fi
 
-# The guest's checks.
-sed -n -e 's/^HARNESS: ok \(.*\)$/pass\t\1\t/p' -e 's/^HARNESS: not ok \(.*\)$/fail\t\1\t/p' \
-	-e 's/^HARNESS: skip \(.*\)$/skip\t\1\t/p' "$report" >> "$results"
+# The guest's checks; a KTAP directive in the name ("... # SKIP why", as
+# a kselftest's skipped result is passed on) is its detail.
+awk '/^HARNESS: (ok|not ok|skip) / {
+	st = $2 == "ok" ? "pass" : ($2 == "not" ? "fail" : "skip")
+	name = $0; sub(/^HARNESS: (ok|not ok|skip) /, "", name)
+	why = ""
+	if (match(name, / # (SKIP|TODO|XFAIL)( |$)/)) {
+		why = substr(name, RSTART + 3); sub(/^SKIP ?/, "", why)
+		name = substr(name, 1, RSTART - 1)
+	}
+	printf("%s\t%s\t%s\n", st, name, why)
+}' "$report" >> "$results"
 
 # The guest must have reported, and reported success.
 rc=$(sed -n 's/.*HARNESS-RESULT job=[^ ]* rc=\([0-9]*\).*/\1/p' "$report" | tail -1)
