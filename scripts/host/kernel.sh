@@ -42,7 +42,8 @@ export KBUILD_BUILD_VERSION=1
 # "-dirty" if it has uncommitted changes, after the config's "-harness":
 # 6.12.117-harness-7c79b1773de7. The guest prints it, and the judge checks
 # that the kernel that booted is the one built here (parse.sh).
-tree_id=$(git -C "$src" rev-parse 'HEAD^{tree}' 2>/dev/null || echo unknown)
+tree_id=$(git -C "$src" rev-parse 'HEAD^{tree}' 2>/dev/null) ||
+	die "kernel: $src is not a git tree: run 'make tree'"
 [ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
 	tree_id="$tree_id-dirty"
 short_id=$(echo "$tree_id" | sed 's/^\([0-9a-f]\{12\}\)[0-9a-f]*/\1/')

@@ -15,9 +15,10 @@ $2 ~ /^judge: / { next }
 {
 	p = $2
 	# A number that stands alone (after a space, "(", "=", ",", "/" or
-	# at the start), with its unit, not one inside a name (zram04, lz4).
+	# at the start), with a unit of bytes if it has one (fio scales its
+	# own), not one inside a name (zram04, lz4).
 	out = ""
-	while (match(p, /(^|[ (=,\/])[0-9]+(\.[0-9]+)?/)) {
+	while (match(p, /(^|[ (=,\/])[0-9]+(\.[0-9]+)?([KMGTP]i?B)?/)) {
 		lead = substr(p, RSTART, 1) ~ /[0-9]/ ? "" : substr(p, RSTART, 1)
 		out = out substr(p, 1, RSTART - 1) lead "*"
 		p = substr(p, RSTART + RLENGTH)

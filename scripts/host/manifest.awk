@@ -36,11 +36,30 @@ function glob2re(g,   i, c, r) {
 	return r "$"
 }
 
-function holds(conds,   n, i, c, k, v, neg, alts, j, ok) {
+# The values a condition may name, where they are known: a typo
+# ("[tree=pached]") would otherwise make its rule apply nowhere.
+function known(k, v) {
+	if (k == "tree")
+		return v ~ /^(patched|base|mid|check|rmutex)$/
+	if (k == "preempt")
+		return v ~ /^(none|voluntary|full|lazy|rt)$/
+	if (k == "arch")
+		return v ~ /^(x86_64|i386|arm64)$/
+	if (k == "cpus")
+		return v ~ /^[0-9]+$/
+	return v ~ /^[a-z0-9_-]+$/
+}
+
+function holds(conds,   n, i, c, k, v, neg, alts, na, j, ok) {
 	n = split(conds, c, /[ \t]+/)
 	for (i = 1; i <= n; i++) {
 		if (c[i] == "")
 			continue
+		if (c[i] !~ /^[a-z]+!?=[^=|!]+(\|[^=|!]+)*$/) {
+			printf("fail\tjudge: manifest %s: a condition is not KEY=A|B or KEY!=A|B\t%s\n", mname, c[i])
+			mbad++
+			return 0
+		}
 		neg = index(c[i], "!=") > 0
 		k = c[i]; sub(/!?=.*/, "", k)
 		v = c[i]; sub(/^[^=!]*!?=/, "", v)
@@ -49,9 +68,21 @@ function holds(conds,   n, i, c, k, v, neg, alts, j, ok) {
 			mbad++
 			return 0
 		}
+		na = split(v, alts, "|")
+		for (j = 1; j <= na; j++)
+			if (!known(k, alts[j])) {
+				printf("fail\tjudge: manifest %s: \"%s\" is no value of %s\t%s\n", mname, alts[j], k, c[i])
+				mbad++
+				return 0
+			}
+		# A fact the run did not establish cannot decide a rule.
+		if (!known(k, fact[k])) {
+			printf("fail\tjudge: manifest %s: the run has no known %s (\"%s\") for a rule that tests it\t%s\n", mname, k, fact[k], c[i])
+			mbad++
+			return 0
+		}
 		ok = 0
-		split(v, alts, "|")
-		for (j in alts)
+		for (j = 1; j <= na; j++)
 			if (fact[k] == alts[j])
 				ok = 1
 		if (neg)
@@ -108,8 +139,15 @@ BEGIN {
 	}
 	nrules = 0
 	n = 0
-	while ((getline l < manifest) > 0)
+	while ((gl = (getline l < manifest)) > 0)
 		rule(++n, l)
+	if (gl < 0) {
+		printf("fail\tjudge: manifest %s cannot be read\t\n", mname)
+		mbad++
+	} else if (n == 0) {
+		printf("fail\tjudge: manifest %s is empty\t\n", mname)
+		mbad++
+	}
 }
 
 # The results: status, name, detail

@@ -110,13 +110,16 @@ grep -q 'BUG: KCSAN: ' "$dir/console.txt" && kcsan_ours
 # prefix with a line of report.log is cut off, and the rest (its
 # timestamp stripped) is judged as the kernel's. A prefixed line that
 # shares no prefix with a line of the job's is judged whole.
-awk -v report="$report" 'BEGIN {
-	while ((getline l < report) > 0) {
-		sub(/\r$/, "", l)
-		if (length(l) >= 4)
-			by4[substr(l, 1, 4)] = by4[substr(l, 1, 4)] SUBSEP l
-		else if (length(l) > 0)
-			shorts = shorts SUBSEP l
+legacy=0
+grep -q '^guest| ' "$dir/console.txt" && legacy=1
+awk -v report="$report" -v legacy=$legacy 'BEGIN {
+	# The job lines by their first 4 characters (shorter ones apart).
+	while (legacy && (getline l < report) > 0) {
+		if (length(l) >= 4) {
+			k = substr(l, 1, 4)
+			c4[k, ++n4[k]] = l
+		} else if (length(l) > 0)
+			shorts[++nshort] = l
 		mine[l] = 1
 	}
 }
@@ -127,15 +130,16 @@ awk -v report="$report" 'BEGIN {
 	# The most of the line that the job wrote: its longest common prefix
 	# with a line of report.log (whole, or cut short by kernel text).
 	best = 0
-	n = split(by4[substr(l, 1, 4)] shorts, c, SUBSEP)
-	for (i = 2; i <= n; i++) {
-		m = length(c[i]) < length(l) ? length(c[i]) : length(l)
-		if (m <= best || substr(l, 1, best + 1) != substr(c[i], 1, best + 1))
+	k = substr(l, 1, 4)
+	for (i = 1; i <= n4[k] + nshort; i++) {
+		c = i <= n4[k] ? c4[k, i] : shorts[i - n4[k]]
+		m = length(c) < length(l) ? length(c) : length(l)
+		if (m <= best || substr(l, 1, best + 1) != substr(c, 1, best + 1))
 			continue
 		lo = best + 1; hi = m
 		while (lo < hi) {
 			mid = int((lo + hi + 1) / 2)
-			if (substr(l, 1, mid) == substr(c[i], 1, mid)) lo = mid; else hi = mid - 1
+			if (substr(l, 1, mid) == substr(c, 1, mid)) lo = mid; else hi = mid - 1
 		}
 		best = lo
 	}
@@ -302,7 +306,10 @@ fi
 # neither: the check is left out for them.
 built=$(info built)
 booted=$(sed -n 's/^HARNESS-KERNEL release=\([^ ]*\) .*/\1/p' "$report" | head -1)
-if [ -n "$built" ]; then
+if [ -f "$dir/run.info" ] && [ -z "$built" ]; then
+	result fail "judge: run.info names the kernel that was built" \
+		"no built= (was the kernel built by kernel.sh? include/config/kernel.release)"
+elif [ -n "$built" ]; then
 	if [ "$booted" = "$built" ]; then
 		result pass "judge: the kernel that booted is the one built ($built)"
 	else
@@ -314,23 +321,38 @@ fi
 # What must run, and the skips allowed: the job's manifest
 # (scripts/manifests/JOB), or the run folder's own "manifest" (the judge's
 # golden cases). Runs saved before run.info have none.
+# The job's manifest is scripts/manifests/JOB (JOB from run.info); a run
+# folder's own "manifest" is used only where no such file exists (the
+# golden cases, whose job is "golden").
 manifest=""
-if [ -f "$dir/manifest" ]; then
-	manifest=$dir/manifest
-elif [ -f "$dir/run.info" ] && [ -f "$TOP/scripts/manifests/$(info job)" ]; then
+if [ -f "$dir/run.info" ] && [ -f "$TOP/scripts/manifests/$(info job)" ]; then
 	manifest=$TOP/scripts/manifests/$(info job)
+elif [ -f "$dir/manifest" ]; then
+	manifest=$dir/manifest
 fi
 if [ -n "$manifest" ]; then
 	# The facts a manifest's conditions test, from run.info and the
-	# kernel command line: tree, flavour, arch, job, cpus, preempt.
-	preempt=$(sed -n 's/.*[[:space:]]preempt=\([a-z]*\).*/\1/p' "$dir/cmdline" 2>/dev/null || true)
-	[ "$(info rt)" != y ] || preempt=rt
+	# console: tree, flavour, arch, job, cpus, preempt. The preemption
+	# model is the one the kernel says it runs ("Dynamic Preempt: none"
+	# at boot, PREEMPT_DYNAMIC), else the one it was built with (vm.sh:
+	# preempt_config).
+	preempt=$(sed -n 's/^Dynamic Preempt: \([a-z]*\).*/\1/p' "$dir/kernel.txt" | tail -1)
+	[ -n "$preempt" ] || preempt=$(info preempt_config)
 	facts="tree=$(info tree) flavour=$(info flavour) arch=$(info arch) job=$(info job)"
 	facts="$facts cpus=$(info cpus) preempt=${preempt:-unknown}"
 	grep -v '^[^	]*	judge: ' "$results" > "$dir/results.ours" || true
 	awk -v facts="$facts" -v manifest="$manifest" -v mname="${manifest#"$TOP"/}" \
 		-f "$TOP/scripts/host/manifest.awk" "$dir/results.ours" >> "$results"
 	rm -f "$dir/results.ours"
+elif [ -f "$dir/run.info" ]; then
+	# No manifest: no skip is allowed (the runs of a job that has none
+	# skip nothing where they are meant to run). Runs saved before
+	# run.info existed are judged as they were then.
+	awk -F '\t' '$1 == "skip" {
+		printf("fail\tjudge: an unexpected skip: %s\tthis job has no manifest (scripts/manifests/) to allow it\n", $2)
+	}' "$results" > "$dir/results.noman"
+	cat "$dir/results.noman" >> "$results"
+	rm -f "$dir/results.noman"
 fi
 
 # The results: every failure and skip by name, then the counts.
@@ -348,7 +370,7 @@ if [ "$nsplat" != 0 ]; then
 	grep -v "$LISTED" "$dir/splats.txt" | head -10 | sed 's/^/    /'
 fi
 [ -z "$built" ] || say "booted: ${booted:-?}; built from tree $(info tree_id) ($(info tree)), project $(info project), patches $(info patches)"
-[ -n "$manifest" ] || say "note: no manifest for this run: what must run is not checked"
+[ -n "$manifest" ] || say "note: no manifest for this run: what must run is not checked, and no skip is allowed"
 awk -F '\t' '
 function kind(n) { return n ~ /^kunit: / ? "kunit" : (n ~ /^judge: / ? "judge" : "guest checks") }
 { c[kind($2) SUBSEP $1]++ }

@@ -19,7 +19,9 @@ unpack_base() {
 	fi
 	[ -f "$SRC_TARBALL" ] || die "no $SRC_TARBALL: run 'make setup' first"
 	t0=$(now)
-	rm -rf "$TREE" "$TREE.tmp"
+	# A base worktree of an earlier build/linux would point at a repository
+	# that is gone: it goes too (base_worktree adds it again).
+	rm -rf "$TREE" "$TREE.tmp" "$(tree_dir base)"
 	mkdir -p "$TREE.tmp"
 	run tar -xJf "$SRC_TARBALL" -C "$TREE.tmp" --strip-components=1
 	cd "$TREE.tmp"
@@ -34,9 +36,20 @@ unpack_base() {
 	say "tree: base unpacked into $TREE in $(( $(now) - t0 ))s"
 }
 
+# The base worktree, added if missing; one that is not a worktree of
+# build/linux (left from an earlier build/linux) is removed and added again.
 base_worktree() {
 	wt=$(tree_dir base)
-	[ -d "$wt" ] && return 0
+	if [ -d "$wt" ]; then
+		top=$(git -C "$wt" rev-parse --show-toplevel 2>/dev/null || true)
+		common=$(git -C "$wt" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+		if [ "$top" = "$wt" ] && [ "$common" = "$TREE/.git" ]; then
+			return 0
+		fi
+		say "tree: $wt is not a worktree of $TREE: adding it again"
+		rm -rf "$wt"
+	fi
+	git -C "$TREE" worktree prune
 	run git -C "$TREE" worktree add -q --detach "$wt" base
 }
 
@@ -73,7 +86,8 @@ apply_series() {
 # that it can be compared with the tree that will be built. Cached in
 # build/series.id against a checksum of patches/.
 series_id() {
-	sum=$(cat $(series) /dev/null | sha1sum | cut -d' ' -f1)
+	sum=$( { git -C "$TREE" rev-parse 'base^{tree}'; series; cat $(series) /dev/null; } |
+		sha1sum | cut -d' ' -f1)
 	if [ -f "$BUILD/series.id" ] && [ "$(cut -d' ' -f1 "$BUILD/series.id")" = "$sum" ]; then
 		cut -d' ' -f2 "$BUILD/series.id"
 		return 0
@@ -91,7 +105,8 @@ series_id() {
 	) || exit 1
 	id=$(cat "$idx.id")
 	rm -f "$idx" "$idx.id"
-	echo "$sum $id" > "$BUILD/series.id"
+	echo "$sum $id" > "$BUILD/series.id.$$"
+	mv -f "$BUILD/series.id.$$" "$BUILD/series.id"
 	echo "$id"
 }
 
@@ -105,12 +120,22 @@ series_id() {
 check_trees() {
 	unpack_base
 	base_worktree
-	if ! git -C "$TREE" rev-parse -q --verify refs/harness/applied >/dev/null; then
-		say "tree: build/linux was never applied by this harness: applying patches/"
-		apply_series
-		return 0
-	fi
 	want=$(series_id)
+	if ! git -C "$TREE" rev-parse -q --verify refs/harness/applied >/dev/null; then
+		# Applied by no harness that records it: the base alone (just
+		# unpacked) gets the series; a tree that is the series already is
+		# taken as applied; anything else may be someone's work.
+		if [ "$(git -C "$TREE" rev-parse 'HEAD^{tree}')" = "$want" ]; then
+			git -C "$TREE" update-ref refs/harness/applied HEAD
+		elif [ "$(git -C "$TREE" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse base)" ] &&
+		     [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+			apply_series
+		else
+			die "$TREE is not base + patches/, and this harness did not apply it:" \
+			    "'make export' keeps its commits as the series, 'make tree' replaces" \
+			    "them with patches/ (they stay reachable as refs/harness/before-apply)"
+		fi
+	fi
 	have=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
 	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 	if [ "$have" = "$want" ] && [ -z "$dirty" ]; then

@@ -118,7 +118,14 @@ echo "$accel" > "$out/accel"
 	echo "accel=$accel"
 	echo "built=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)"
 	echo "tree_id=$(cat "$kdir/tree-id" 2>/dev/null)"
-	grep -q '^CONFIG_PREEMPT_RT=y' "$kdir/.config" 2>/dev/null && echo "rt=y"
+	# The preemption model the kernel was built with; a PREEMPT_DYNAMIC
+	# kernel says at boot which one it runs (parse.sh reads that first).
+	for m in PREEMPT_RT:rt PREEMPT:full PREEMPT_VOLUNTARY:voluntary PREEMPT_NONE:none; do
+		if grep -q "^CONFIG_${m%%:*}=y" "$kdir/.config" 2>/dev/null; then
+			echo "preempt_config=${m#*:}"
+			break
+		fi
+	done
 	project_id
 	echo "date=$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 } > "$out/run.info"
