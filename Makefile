@@ -62,6 +62,7 @@ run: kernel initramfs
 test: FLAVOUR = debug
 test: MEM = 768
 test: kernel initramfs
+	@sh $(H)/tree-selftest.sh
 	@sh $(H)/parse-selftest.sh
 	@APPEND="preempt=$(PREEMPT) $(APPEND)" TIMEOUT=$${TIMEOUT:-2400} FIO=1 \
 		sh $(H)/job.sh $(TREE) $(FLAVOUR) test

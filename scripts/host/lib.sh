@@ -2,7 +2,9 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 TREE=$BUILD/linux
-SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
+SRC_TARBALL=${SRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# The series (tree.sh); the tree check's self-test points it elsewhere.
+PATCHES=${PATCHES:-$TOP/patches}
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

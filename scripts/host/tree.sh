@@ -54,7 +54,7 @@ base_worktree() {
 }
 
 series() {
-	ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-' || true
+	ls "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-' || true
 }
 
 apply_series() {

@@ -1,0 +1,116 @@
+#!/bin/sh
+# The tree check checked (tree.sh check): on a tiny fake base and series,
+# in a scratch folder (BUILD, PATCHES and SRC_TARBALL pointed there), each
+# way build/linux can differ from base + patches/ gets the decision it
+# must: applied the first time, left alone when it is the series, applied
+# again when patches/ changed, refused over uncommitted changes and over
+# commits never exported, a base worktree off base or not a worktree at
+# all set right, a new base tarball taken. Prints "tree-selftest: N passed, N failed"; exits 1 on
+# any failure. make test runs it before the judge's own self-test.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export BUILD="$tmp/build" PATCHES="$tmp/patches" SRC_TARBALL="$tmp/src.tar.xz"
+G="git -c user.name=T -c user.email=t@t -c init.defaultBranch=master"
+p=0 f=0
+
+ok() { p=$((p + 1)); }
+bad() { f=$((f + 1)); say "tree-selftest: FAIL $*"; sed 's/^/    /' "$tmp/out"; }
+check() { sh "$TOP/scripts/host/tree.sh" check > "$tmp/out" 2>&1; }
+tree_of() { git -C "$BUILD/linux" rev-parse 'HEAD^{tree}'; }
+series_id() { sh "$TOP/scripts/host/tree.sh" id 2>/dev/null; }
+
+# base: a tarball of one folder; the series: N patches made in a scratch
+# repository on top of it (make_series TEXT: the patches change a file to
+# TEXT, one line a patch).
+make_base() {
+	rm -rf "$tmp/src"
+	mkdir -p "$tmp/src/linux-source-6.12/mm"
+	echo "$1" > "$tmp/src/linux-source-6.12/mm/zsmalloc.c"
+	tar -cJf "$SRC_TARBALL" -C "$tmp/src" linux-source-6.12
+}
+make_series() {
+	rm -rf "$tmp/gen" "$PATCHES"
+	mkdir -p "$PATCHES"
+	cp -r "$tmp/src/linux-source-6.12" "$tmp/gen"
+	(
+		cd "$tmp/gen" && $G init -q && $G add -A && $G commit -qm base
+		for line in "$@"; do
+			echo "$line" >> mm/zsmalloc.c
+			$G commit -qam "mm: $line"
+		done
+		$G format-patch -q -o "$PATCHES" HEAD~$# >/dev/null
+	)
+}
+
+make_base "base one"
+make_series "a" "b"
+
+# 1. The first check unpacks the base and applies the series.
+if check && [ "$(tree_of)" = "$(series_id)" ] && grep -q 'base + 2 patches' "$tmp/out"; then ok
+else bad "first check: applies the series"; fi
+
+# 2. A tree that is the series is left alone.
+head=$(git -C "$BUILD/linux" rev-parse HEAD)
+if check && [ "$(git -C "$BUILD/linux" rev-parse HEAD)" = "$head" ] && [ ! -s "$tmp/out" ]; then ok
+else bad "second check: leaves the series alone"; fi
+
+# 3. patches/ changed (a git pull): applied again.
+make_series "a" "c" "d"
+if check && grep -q 'applying it again' "$tmp/out" && [ "$(tree_of)" = "$(series_id)" ]; then ok
+else bad "changed patches/: applied again"; fi
+
+# 4. Uncommitted changes in build/linux: refused, nothing lost.
+echo edit >> "$BUILD/linux/mm/zsmalloc.c"
+if ! check && grep -q 'uncommitted changes' "$tmp/out" &&
+	grep -q '^edit$' "$BUILD/linux/mm/zsmalloc.c"; then ok
+else bad "uncommitted changes: refused"; fi
+git -C "$BUILD/linux" checkout -q mm/zsmalloc.c
+
+# 5. A commit never exported: refused, and kept.
+echo local >> "$BUILD/linux/mm/zsmalloc.c"
+$G -C "$BUILD/linux" commit -qam "local work"
+if ! check && grep -q 'commits that patches/ does not have' "$tmp/out" &&
+	[ "$(git -C "$BUILD/linux" log -1 --format=%s)" = "local work" ]; then ok
+else bad "a commit not exported: refused"; fi
+
+# 6. The same commit with no record of an apply (an older harness): still
+# refused, never reset away.
+git -C "$BUILD/linux" update-ref -d refs/harness/applied
+if ! check && grep -q 'did not apply it' "$tmp/out" &&
+	[ "$(git -C "$BUILD/linux" log -1 --format=%s)" = "local work" ]; then ok
+else bad "no applied ref, local work: refused"; fi
+git -C "$BUILD/linux" reset -q --hard HEAD~1
+
+# 7. No applied ref but the tree is the series: taken as applied.
+if check && [ "$(git -C "$BUILD/linux" rev-parse refs/harness/applied)" = "$(git -C "$BUILD/linux" rev-parse HEAD)" ]; then ok
+else bad "no applied ref, the series: taken as applied"; fi
+
+# 8. The base worktree moved off base: checked out at base again.
+git -C "$(tree_dir base)" checkout -q --detach master
+if check && [ "$(git -C "$(tree_dir base)" rev-parse HEAD)" = "$(git -C "$BUILD/linux" rev-parse base)" ]; then ok
+else bad "base worktree off base: back at base"; fi
+
+# 9. A new base tarball after build/linux is removed: the base is
+# unpacked again, its worktree added again (not the stale one), and the
+# series id follows the new base.
+make_base "base two"
+make_series "a" "b"
+rm -rf "$BUILD/linux"
+if check && [ "$(tree_of)" = "$(series_id)" ] &&
+	grep -q '^base two$' "$(tree_dir base)/mm/zsmalloc.c" &&
+	[ "$(git -C "$(tree_dir base)" rev-parse --path-format=absolute --git-common-dir)" = "$BUILD/linux/.git" ]; then ok
+else bad "new base: unpacked, worktree and series id follow"; fi
+
+# 10. A base folder that is no worktree of build/linux (a copy left
+# behind by hand): replaced by a worktree at base.
+rm -rf "$(tree_dir base)"
+mkdir -p "$(tree_dir base)/mm"
+echo stale > "$(tree_dir base)/mm/zsmalloc.c"
+if check && grep -q '^base two$' "$(tree_dir base)/mm/zsmalloc.c"; then ok
+else bad "a base folder that is no worktree: added again"; fi
+
+say "tree-selftest: $p passed, $f failed"
+[ "$f" = 0 ]
