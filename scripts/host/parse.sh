@@ -344,7 +344,7 @@ if [ -n "$manifest" ]; then
 	# KUnit filter) is judged by the manifest's skip rules only: what it
 	# was told to leave out is no missing result.
 	partial=$(tr ' ' '\n' < "$dir/cmdline" 2>/dev/null | grep -E \
-		'^(harness\.(kselftests|algos|zpools)=|harness\.workloads=0$|kunit\.filter_glob=|kunit\.enable=0$)' |
+		'^(harness\.(kselftests|algos|zpools|faults|soak)=|harness\.workloads=0$|kunit\.filter_glob=|kunit\.enable=0$)' |
 		tr '\n' ' ' | sed 's/ $//' || true)
 	grep -v '^[^	]*	judge: ' "$results" > "$dir/results.ours" || true
 	awk -v facts="$facts" -v manifest="$manifest" -v mname="${manifest#"$TOP"/}" -v partial="$partial" \
