@@ -149,8 +149,8 @@ check_trees() {
 		    "the series was last applied or exported): 'make export' keeps them," \
 		    "'make tree' drops them (they stay reachable as refs/harness/before-apply)"
 	else
-		say "tree: patches/ changed since build/linux was applied (tree ${have%"${have#????????????}"}," \
-		    "the series is ${want%"${want#????????????}"}): applying it again"
+		say "tree: patches/ changed since build/linux was applied (tree $(echo "$have" | cut -c1-12)," \
+		    "the series is $(echo "$want" | cut -c1-12)): applying it again"
 		apply_series
 		have=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
 		[ "$have" = "$want" ] || die "tree: applied tree $have is not the series' $want"
