@@ -1,4 +1,4 @@
-# zsmalloc/zram series: build, boot and test a patched Linux 6.12 in QEMU.
+# zsmalloc/zram series: build, boot and test a patched Linux in QEMU.
 #
 #   make run     boot the patched kernel with zram swap under memory pressure
 #   make test    debug kernel: KUnit, zram kselftests, verified swap workload
@@ -7,11 +7,13 @@
 #   make matrix  the test job on i386 highmem, PREEMPT_RT, arm64 4K and 16K
 #                pages, debug and KCSAN kernels: bench/results/matrix.md
 #
-# Variables: TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
+# Variables: BASE=6.12|7.3 (the base and its series, patches/BASE/)
+#   TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
 #   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
 #   WORKLOAD=MiB (make run: the swap workload's size; refused if it cannot fit)
 # See README.md.
 
+BASE    ?= 6.12
 TREE    ?= patched
 FLAVOUR ?= vm
 CPUS    ?= 2
@@ -19,16 +21,14 @@ MEM     ?= 512
 ALGO    ?= lz4
 PREEMPT ?= full
 H       := scripts/host
-OUT      = $(if $(filter base,$(TREE)),build/base/out,build/out)/$(TREE)-$(FLAVOUR)
-
-export CPUS MEM ACCEL TIMEOUT
+export BASE CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-check export kernel initramfs run test soak faults parse \
 	bench-zsmalloc bench-zram bench-boot-mem check-series matrix clean help
 all: help
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	@sh $(H)/setup.sh
@@ -126,4 +126,4 @@ parse:
 	@sh $(H)/parse.sh $(RUN)
 
 clean:
-	rm -rf build/out build/base/out build/initramfs
+	rm -rf build/out build/base/out build/initramfs build/7.3/out build/7.3/base/out

@@ -96,6 +96,13 @@ done
 if kill -0 $svpid 2> /dev/null; then
 	fail "stall: swapverify did not end in $DURATION s (kswapd0 in D for $worst s at most)"
 	cat /proc/$kswapd/stack 2> /dev/null | sed 's/^/stall: kswapd0: /'
+	# Every task in D, with its stack, on the console: who holds what.
+	[ -w /proc/sysrq-trigger ] && echo w > /proc/sysrq-trigger
+	for p in /proc/[0-9]*; do
+		[ "$(awk '{ print $3 }' $p/stat 2> /dev/null)" = D ] || continue
+		echo "stall: in D: $(cat $p/comm 2> /dev/null) (${p#/proc/}):" \
+			$(awk '{ print $2 }' $p/stack 2> /dev/null | head -8)
+	done
 	kill $svpid $fiopid 2> /dev/null
 	exit 1
 fi

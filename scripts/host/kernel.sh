@@ -3,7 +3,8 @@
 #   TREE     base (tag base, in build/base/linux) or patched (build/linux)
 #   FLAVOUR  a file configs/FLAVOUR.config; merged onto tinyconfig after
 #            configs/vm.config and the architecture's configs/vm-ARCH.config,
-#            in that order. The architecture is the fragment's "# ARCH:"
+#            in that order, then configs/BASE/all.config and
+#            configs/BASE/FLAVOUR.config where they exist. The architecture is the fragment's "# ARCH:"
 #            line (x86_64, i386 or arm64; x86_64 without one): see
 #            flavour_arch and arch_vars in lib.sh.
 #   config   only configure and check the configuration, build nothing
@@ -25,7 +26,15 @@ arch_vars "$arch"
 frags="$TOP/configs/vm.config $TOP/configs/vm-$arch.config"
 [ "$flavour" = vm ] || frags="$frags $TOP/configs/$flavour.config"
 for f in $frags; do
-	[ -f "$f" ] || die "no config fragment $f (flavours: $(ls "$TOP"/configs | sed 's/\.config//' | tr '\n' ' '))"
+	[ -f "$f" ] || die "no config fragment $f (flavours: $(ls "$TOP"/configs | sed -n 's/\.config$//p' | tr '\n' ' '))"
+done
+# What the base needs on top (configs/BASE/: options renamed or gone there,
+# toolchain limits): all.config for every flavour, then FLAVOUR.config.
+for f in "$TOP/configs/$BASE/all.config" "$TOP/configs/$BASE/$flavour.config"; do
+	[ -f "$f" ] && frags="$frags $f"
+done
+for f in $frags; do
+	[ -f "$f" ] || die "no config fragment $f"
 done
 
 cc=${CROSS}gcc

@@ -1,13 +1,30 @@
 # Shared helpers for the host scripts (sourced, POSIX sh).
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TREE=$BUILD/linux
-SRC_TARBALL=${SRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-# The series (tree.sh); the tree check's self-test points it elsewhere.
-PATCHES=${PATCHES:-$TOP/patches}
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The base the series is written against: BASE=6.12 (the default: Debian's
+# 6.12 LTS source) or BASE=7.3 (mainline, Debian's trixie-backports). Each
+# has its own series (patches/BASE/), its own trees and kernels (WORK:
+# build/ for 6.12, as before there were two bases, build/7.3/ for 7.3) and
+# its own config fragments on top of the shared ones (configs/BASE/).
+# ccache, the initramfs userland and the foreign architectures' userland
+# stay in build/, shared.
+BASE=${BASE:-6.12}
+case "$BASE" in
+6.12) SRC_PKG=linux-source-6.12 SRC_VER=6.12.117-1~deb12u1 SRC_SUITE=bookworm-security
+	SRC_NAME="Linux 6.12.117" WORK=$BUILD ;;
+7.3) SRC_PKG=linux-source-7.3 SRC_VER=7.3.4-1~bpo13+1 SRC_SUITE=trixie-backports
+	SRC_NAME="Linux 7.3.4" WORK=$BUILD/7.3 ;;
+*) die "unknown BASE '$BASE' (6.12 or 7.3)" ;;
+esac
+export BASE
+TREE=$WORK/linux
+SRC_TARBALL=${SRC_TARBALL:-/usr/src/$SRC_PKG.tar.xz}
+# The series (tree.sh); the tree check's self-test points it elsewhere.
+PATCHES=${PATCHES:-$TOP/patches/$BASE}
 # Print a command, then run it.
 run() { printf '+ %s\n' "$*"; "$@"; }
 # Seconds since the epoch, for stage timings.
@@ -21,10 +38,10 @@ now() { date +%s; }
 tree_dir() {
 	case "$1" in
 	patched) echo "$TREE" ;;
-	base) echo "$BUILD/base/linux" ;;
-	mid) echo "$BUILD/mid/linux" ;;
-	check) echo "$BUILD/check/linux" ;;
-	rmutex) echo "$BUILD/rmutex/linux" ;;
+	base) echo "$WORK/base/linux" ;;
+	mid) echo "$WORK/mid/linux" ;;
+	check) echo "$WORK/check/linux" ;;
+	rmutex) echo "$WORK/rmutex/linux" ;;
 	*) die "unknown tree '$1' (use base, mid, rmutex, check or patched)" ;;
 	esac
 }
@@ -68,12 +85,14 @@ arch_vars() {
 
 # The project as a reader can resolve it: its commit ("-dirty" if the
 # working tree differs from it) and the series (git rev-parse HEAD:patches,
-# "-dirty" if patches/ differs from that), as KEY=VALUE lines.
+# "-dirty" if patches/ differs from that), as KEY=VALUE lines. patches is
+# git rev-parse HEAD:patches/BASE.
 project_id() {
 	c=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 	[ -z "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] || c="$c-dirty"
-	pt=$(git -C "$TOP" rev-parse --short=12 HEAD:patches 2>/dev/null || echo unknown)
-	[ -z "$(git -C "$TOP" status --porcelain -- patches 2>/dev/null)" ] || pt="$pt-dirty"
+	pt=$(git -C "$TOP" rev-parse --short=12 "HEAD:patches/$BASE" 2>/dev/null || echo unknown)
+	[ -z "$(git -C "$TOP" status --porcelain -- "patches/$BASE" 2>/dev/null)" ] || pt="$pt-dirty"
 	echo "project=$c"
+	echo "base=$BASE"
 	echo "patches=$pt"
 }

@@ -19,8 +19,8 @@
 # e.g. "kunit: zsmalloc/zs_test_round_trip/*" or
 # "kselftest: zram04.sh: fio: * readers share the read contexts*".
 # CONDITIONS, all of which must hold for the rule to apply, test the facts
-# of the run (parse.sh: tree, flavour, arch, job, cpus, preempt):
-#   [preempt=none|voluntary tree!=base]
+# of the run (parse.sh: base, tree, flavour, arch, job, cpus, preempt):
+#   [preempt=none|voluntary tree!=base]   [base=7.3]
 # "KEY=A|B" holds if the fact is A or B, "KEY!=A|B" if it is neither.
 
 function glob2re(g,   i, c, r) {
@@ -42,6 +42,8 @@ function glob2re(g,   i, c, r) {
 # The values a condition may name, where they are known: a typo
 # ("[tree=pached]") would otherwise make its rule apply nowhere.
 function known(k, v) {
+	if (k == "base")
+		return v ~ /^(6\.12|7\.3)$/
 	if (k == "tree")
 		return v ~ /^(patched|base|mid|check|rmutex)$/
 	if (k == "preempt")

@@ -332,13 +332,15 @@ elif [ -f "$dir/manifest" ]; then
 fi
 if [ -n "$manifest" ]; then
 	# The facts a manifest's conditions test, from run.info and the
-	# console: tree, flavour, arch, job, cpus, preempt. The preemption
+	# console: base, tree, flavour, arch, job, cpus, preempt (a run.info
+	# from before there were two bases is 6.12's). The preemption
 	# model is the one the kernel says it runs ("Dynamic Preempt: none"
 	# at boot, PREEMPT_DYNAMIC), else the one it was built with (vm.sh:
 	# preempt_config).
 	preempt=$(sed -n 's/^Dynamic Preempt: \([a-z]*\).*/\1/p' "$dir/kernel.txt" | tail -1)
 	[ -n "$preempt" ] || preempt=$(info preempt_config)
-	facts="tree=$(info tree) flavour=$(info flavour) arch=$(info arch) job=$(info job)"
+	base=$(info base)
+	facts="base=${base:-6.12} tree=$(info tree) flavour=$(info flavour) arch=$(info arch) job=$(info job)"
 	facts="$facts cpus=$(info cpus) preempt=${preempt:-unknown}"
 	# A run told to do part of the job (one kselftest, no workloads, a
 	# KUnit filter) is judged by the manifest's skip rules only: what it

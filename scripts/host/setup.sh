@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install what the harness needs from Debian's packages. The kernel source is
-# pinned to one exact version: the series is written against it.
+# pinned to one exact version: the series is written against it. BASE=7.3
+# takes linux-source-7.3 from Debian's trixie-backports suite, added for
+# that one package (trixie_backports below): nothing else upgrades from it.
 #   setup.sh          what make run, make test and the benchmarks need
 #   setup.sh matrix   also what make matrix needs (after the above): the
 #                     emulators and cross compilers, and the static busybox
@@ -11,8 +13,6 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/elf.sh"
 
-SRC_PKG=linux-source-6.12
-SRC_VER=6.12.117-1~deb12u1
 PKGS="qemu-system-x86 busybox-static fio stress-ng util-linux ccache flex bison bc
 libelf-dev libssl-dev cpio sparse kmod xz-utils gcc libc6-dev make perl python3 git rsync file python3-ply python3-git"
 
@@ -151,6 +151,30 @@ matrix_setup() {
 	say "setup: matrix packages installed"
 }
 
+# The trixie-backports suite, for linux-source-7.3 alone. The suite is
+# NotAutomatic already (priority 1); the pin makes it -1 for every other
+# package, so that no upgrade or dependency ever comes from it, and 500 for
+# the one exact version of the source package. Bookworm's keyring has
+# trixie's archive keys.
+TB_LIST=/etc/apt/sources.list.d/harness-trixie-backports.list
+TB_PIN=/etc/apt/preferences.d/harness-trixie-backports
+trixie_backports() {
+	want_list="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie-backports main"
+	want_pin="Package: *
+Pin: release n=trixie-backports
+Pin-Priority: -1
+
+Package: $SRC_PKG
+Pin: version $SRC_VER
+Pin-Priority: 500"
+	[ "$(cat "$TB_LIST" 2>/dev/null)" = "$want_list" ] &&
+		[ "$(cat "$TB_PIN" 2>/dev/null)" = "$want_pin" ] && return 1
+	printf '%s\n' "$want_list" > "$TB_LIST"
+	printf '%s\n' "$want_pin" > "$TB_PIN"
+	say "setup: added $TB_LIST, pinned by $TB_PIN ($SRC_PKG $SRC_VER only)"
+	return 0
+}
+
 have_pinned() {
 	[ "$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null)" = "$SRC_VER" ]
 }
@@ -173,11 +197,14 @@ fi
 [ "$(id -u)" = 0 ] || die "setup: missing packages:$missing; run 'make setup' as root"
 
 export DEBIAN_FRONTEND=noninteractive
-run apt-get update -q
+[ "$SRC_SUITE" != trixie-backports ] || have_pinned || trixie_backports || true
+run apt-get update -q || say "setup: apt-get update reported errors (continuing)"
 if ! apt-cache madison "$SRC_PKG" | grep -q " $SRC_VER "; then
-	die "setup: $SRC_PKG version $SRC_VER is not available from the configured apt sources;" \
-	    "the series is pinned to it: add the bookworm-security source or fetch that .deb by hand"
+	die "setup: $SRC_PKG version $SRC_VER (BASE=$BASE) is not available from the configured" \
+	    "apt sources; the series is pinned to it: check that Debian's $SRC_SUITE suite" \
+	    "can be reached (apt-get update), or fetch that .deb by hand and install it with dpkg -i"
 fi
+# shellcheck disable=SC2086 # a list of names
 run apt-get install -y -q --no-install-recommends "$SRC_PKG=$SRC_VER" $missing
 have_pinned || die "setup: $SRC_PKG $SRC_VER did not install"
 say "setup: done"

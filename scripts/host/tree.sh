@@ -1,6 +1,8 @@
 #!/bin/sh
 # Build the kernel tree: unpack the pinned base into a git repository
-# (one commit, tag "base"), then apply patches/ with git am.
+# (one commit, tag "base"), then apply patches/ with git am. BASE (lib.sh)
+# picks the base and its series: build/linux and patches/6.12/, or
+# build/7.3/linux and patches/7.3/; "patches/" below is that folder.
 #
 #   tree.sh base     unpack the base if build/linux does not exist yet
 #   tree.sh apply    reset build/linux to base and git am the series
@@ -29,7 +31,7 @@ unpack_base() {
 	# Debian's top-level .gitignore ignores everything ("/*"): force-add.
 	git add -f -A .
 	GIT_AUTHOR_DATE='2025-01-01T00:00:00Z' GIT_COMMITTER_DATE='2025-01-01T00:00:00Z' \
-		git $GIT_IDENT commit -q -m "Linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1)"
+		git $GIT_IDENT commit -q -m "$SRC_NAME (Debian $SRC_PKG $SRC_VER)"
 	git tag base
 	cd "$TOP"
 	mv "$TREE.tmp" "$TREE"
@@ -84,15 +86,15 @@ apply_series() {
 # The id of the tree that base + patches/ make: the git tree hash of the
 # result, computed in a scratch index (git apply --cached, no checkout), so
 # that it can be compared with the tree that will be built. Cached in
-# build/series.id against a checksum of patches/.
+# WORK/series.id against a checksum of patches/.
 series_id() {
 	sum=$( { git -C "$TREE" rev-parse 'base^{tree}'; series; cat $(series) /dev/null; } |
 		sha1sum | cut -d' ' -f1)
-	if [ -f "$BUILD/series.id" ] && [ "$(cut -d' ' -f1 "$BUILD/series.id")" = "$sum" ]; then
-		cut -d' ' -f2 "$BUILD/series.id"
+	if [ -f "$WORK/series.id" ] && [ "$(cut -d' ' -f1 "$WORK/series.id")" = "$sum" ]; then
+		cut -d' ' -f2 "$WORK/series.id"
 		return 0
 	fi
-	idx=$BUILD/series.index.$$
+	idx=$WORK/series.index.$$
 	(
 		export GIT_INDEX_FILE="$idx"
 		git -C "$TREE" read-tree base
@@ -105,8 +107,8 @@ series_id() {
 	) || exit 1
 	id=$(cat "$idx.id")
 	rm -f "$idx" "$idx.id"
-	echo "$sum $id" > "$BUILD/series.id.$$"
-	mv -f "$BUILD/series.id.$$" "$BUILD/series.id"
+	echo "$sum $id" > "$WORK/series.id.$$"
+	mv -f "$WORK/series.id.$$" "$WORK/series.id"
 	echo "$id"
 }
 
@@ -207,22 +209,22 @@ export_series() {
 		die "export: $TREE has uncommitted changes; commit them first"
 	n=$(git rev-list --count base..HEAD)
 	[ "$n" -eq 0 ] || sign_series
-	rm -f "$TOP"/patches/*.patch
-	mkdir -p "$TOP/patches"
+	rm -f "$PATCHES"/*.patch
+	mkdir -p "$PATCHES"
 	if [ "$n" -gt 0 ]; then
 		run git format-patch -q --cover-letter --no-signature --zero-commit \
-			--base=base -o "$TOP/patches" base..HEAD
-		fill_cover "$TOP/patches/0000-cover-letter.patch"
+			--base=base -o "$PATCHES" base..HEAD
+		fill_cover "$PATCHES/0000-cover-letter.patch"
 	fi
 	git update-ref refs/harness/applied HEAD
-	say "export: $n patches in patches/, from $IDENT_NAME <$IDENT_MAIL>"
+	say "export: $n patches in patches/$BASE/, from $IDENT_NAME <$IDENT_MAIL>"
 }
 
 # The cover letter's subject and text live in patches/cover-letter.txt (first
 # line: the subject; the rest: the text); format-patch adds the shortlog and
 # the diffstat.
 fill_cover() {
-	txt=$TOP/patches/cover-letter.txt
+	txt=$PATCHES/cover-letter.txt
 	[ -f "$txt" ] || { say "export: no $txt, cover letter left blank"; return 0; }
 	subject=$(head -1 "$txt")
 	tail -n +2 "$txt" > "$1.blurb"
