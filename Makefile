@@ -119,7 +119,7 @@ check-series: tree-check
 # bench/results/matrix.md.
 matrix: tree-check
 	@sh $(H)/setup.sh matrix
-	@MATRIX="$(MATRIX)" sh $(H)/matrix.sh
+	@MATRIX="$(MATRIX)" TREE_NAME="$(TREE)" sh $(H)/matrix.sh
 
 # Re-judge a finished run from its saved logs: make parse RUN=build/out/...
 parse:

@@ -36,6 +36,9 @@ hung=/proc/sys/kernel/hung_task_timeout_secs
 if [ -w $hung ]; then
 	echo "$STALL_S" > $hung
 	echo -1 > /proc/sys/kernel/hung_task_warnings
+	# With the blocked task, what every CPU runs: the stream's holder.
+	bt=/proc/sys/kernel/hung_task_all_cpu_backtrace
+	[ ! -w $bt ] || echo 1 > $bt
 	echo "stall: hung-task detector at $STALL_S s"
 else
 	echo "stall: no hung-task detector in this kernel; kswapd0 is watched"

@@ -23,6 +23,11 @@
 # the same job in real time.
 # Two guests run at once (PAR, default 2: one host CPU each under icount).
 #
+# BASE=7.3 (lib.sh): the 7.3 trees; base is stock 7.3.4, whose one per-CPU
+# stream behind a mutex, shared by reads and writes, is the shared-stream
+# kernel there (what mid is on 6.12). KERNELS defaults to "base" until the
+# 7.3 series is ported; results go to bench/results/zram-latency-7.3.*.
+#
 # Environment: ALGOS ("lz4 zstd"), LEVEL (zstd's, 12), RUNS (3 seeds),
 #   RUNTIME (3 s per scenario), DISKSIZE (64M), THINK (100 us), READERS and
 #   WRITERS (2 each per CPU), BENCH_CPUS ("1 2"), KERNELS ("base mid patched rmutex"),
@@ -42,7 +47,13 @@ THINK=${THINK:-100}
 READERS=${READERS:-2}
 WRITERS=${WRITERS:-2}
 BENCH_CPUS=${BENCH_CPUS:-1 2}
-KERNELS=${KERNELS:-base mid patched rmutex}
+if [ "$BASE" = 6.12 ]; then
+	KERNELS=${KERNELS:-base mid patched rmutex}
+	suffix="" notes=$TOP/bench/zram-latency-notes.md
+else
+	KERNELS=${KERNELS:-base}
+	suffix=-$BASE notes=$TOP/bench/zram-latency-notes-$BASE.md
+fi
 MEM_CPUS=${MEM_CPUS:-64}
 PAR=${PAR:-2}
 ACCEL=${ACCEL:-icount}
@@ -109,7 +120,7 @@ fi
 # boot TREE JOB CPUS MEM FIO ACCEL APPEND: one guest run, in OUT/JOB-CPUScpu,
 # in the background; PAR at a time. A boot that fails is reported and the
 # others still run; the script exits non-zero at the end.
-failed=$BUILD/bench-zram.failed
+failed=$WORK/bench-zram.failed
 : > "$failed"
 runs=""
 nrun=0
@@ -121,9 +132,9 @@ boot() {
 	[ "$accel" = icount ] && icount=1 accel=auto
 	(CPUS=$3 MEM=$4 FIO=$5 ACCEL=$accel ICOUNT=$icount RUN=$name \
 		APPEND="preempt=full $7 ${APPEND:-}" TIMEOUT=${TIMEOUT:-5400} \
-		sh "$TOP/scripts/host/vm.sh" "$1" "$FLAVOUR" "$2" > "$BUILD/bench-zram.$1.$name.log" 2>&1 ||
-		echo "$1/$name (log: build/bench-zram.$1.$name.log)" >> "$failed") &
-	say "bench: $1 $name started (build/bench-zram.$1.$name.log)"
+		sh "$TOP/scripts/host/vm.sh" "$1" "$FLAVOUR" "$2" > "$WORK/bench-zram.$1.$name.log" 2>&1 ||
+		echo "$1/$name (log: $WORK/bench-zram.$1.$name.log)" >> "$failed") &
+	say "bench: $1 $name started ($WORK/bench-zram.$1.$name.log)"
 	nrun=$((nrun + 1))
 	if [ "$nrun" -ge "$PAR" ]; then
 		wait
@@ -141,13 +152,14 @@ done
 # MEM_CPUS=0: no memory boots (ONLY=report with MEM_CPUS=64 reports the
 # runs already in the build folders).
 for tree in base patched; do
+	case " $KERNELS " in *" $tree "*) ;; *) continue ;; esac
 	[ "$MEM_CPUS" = 0 ] && [ "$ONLY" != report ] && continue
 	boot "$tree" mem-zram "$MEM_CPUS" 2048 0 auto "harness.algos=zstd,lz4 harness.runs=$RUNS"
 done
 wait
 
 mkdir -p "$results"
-kver() { strings "$(out_dir "$1" "$FLAVOUR")/arch/x86/boot/bzImage" | grep -m1 '^6\.12' || echo unknown; }
+kver() { strings "$(out_dir "$1" "$FLAVOUR")/arch/x86/boot/bzImage" | grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+-harness' || echo unknown; }
 desc() { git -C "$(tree_dir "$1")" log -1 --format='%h %s'; }
 count() { git -C "$TREE" rev-list --count "base..$(git -C "$(tree_dir "$1")" rev-parse HEAD)"; }
 versions=""
@@ -163,13 +175,15 @@ done
 # (git rev-parse HEAD:patches), "-dirty" where the files differed.
 versions="$versions
 project $(project_id | tr '\n' ' ' | sed 's/ $//')"
-cmd="make bench-zram ALGOS='$ALGOS' LEVEL=$LEVEL RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE"
+cmd="make bench-zram"
+[ "$BASE" = 6.12 ] || cmd="$cmd BASE=$BASE KERNELS='$KERNELS'"
+cmd="$cmd ALGOS='$ALGOS' LEVEL=$LEVEL RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE"
 cmd="$cmd THINK=$THINK READERS=$READERS WRITERS=$WRITERS BENCH_CPUS='$BENCH_CPUS' MEM_CPUS=$MEM_CPUS ACCEL=$ACCEL"
-echo "$versions" | sed '/^$/d' > "$BUILD/bench-zram.versions"
+echo "$versions" | sed '/^$/d' > "$WORK/bench-zram.versions"
 run python3 "$TOP/scripts/host/zram-latency.py" $runs \
-	--versions "$BUILD/bench-zram.versions" --command "$cmd" \
-	--notes "$TOP/bench/zram-latency-notes.md" \
-	--out-md "$results/zram-latency.md" --out-json "$results/zram-latency.json" \
-	--out-svg "$results/zram-latency.svg"
-say "bench: wrote $results/zram-latency.md, .json and .svg"
+	--versions "$WORK/bench-zram.versions" --command "$cmd" \
+	--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --notes "$notes" \
+	--out-md "$results/zram-latency$suffix.md" --out-json "$results/zram-latency$suffix.json" \
+	--out-svg "$results/zram-latency$suffix.svg"
+say "bench: wrote $results/zram-latency$suffix.md, .json and .svg"
 [ ! -s "$failed" ] || die "bench: failed runs: $(tr '\n' ' ' < "$failed")"

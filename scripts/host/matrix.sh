@@ -16,6 +16,10 @@
 # Every guest boots with fio (initramfs-fio.cpio.gz; for i386 and arm64
 # Debian's fio of that architecture, see setup.sh matrix).
 #
+# BASE=7.3 (lib.sh) runs 7.3's trees; TREE=base the base itself (stock
+# 7.3, or 6.12.117). Their rows are named BASE-TREE-FLAVOUR ("7.3-base-kcsan"),
+# beside the 6.12 series' rows, named by the flavour alone.
+#
 # Environment: MATRIX (the flavours, in that order by default), CPUS (2),
 #   TIMEOUT (per boot, s; 3600), APPEND (extra kernel arguments), JOBS
 #   (kernel.sh), ACCEL (vm.sh; arm64 always runs under TCG).
@@ -23,7 +27,11 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 ALL="i386-highmem arm64-16k rt arm64 debug kcsan"
-cmd="make matrix${MATRIX:+ MATRIX=\"$MATRIX\"}${APPEND:+ APPEND=\"$APPEND\"}"
+tree=${TREE_NAME:-patched}
+cmd="make matrix"
+[ "$BASE" = 6.12 ] || cmd="$cmd BASE=$BASE"
+[ "$tree" = patched ] || cmd="$cmd TREE=$tree"
+cmd="$cmd${MATRIX:+ MATRIX=\"$MATRIX\"}${APPEND:+ APPEND=\"$APPEND\"}"
 MATRIX=${MATRIX:-$ALL}
 results=$TOP/bench/results/matrix.md
 rows=$BUILD/matrix
@@ -59,10 +67,15 @@ count() {
 	END { printf("%d ok, %d failed, %d skipped", p, f, s) }' "$2"
 }
 
+# The row's name: the flavour for the 6.12 series, else BASE-TREE-FLAVOUR.
+key() {
+	if [ "$BASE" = 6.12 ] && [ "$tree" = patched ]; then echo "$1"; else echo "$BASE-$tree-$1"; fi
+}
+
 # row FLAVOUR STATUS: write the flavour's table row from its last run
 # (STATUS: "ran", or what stopped it before the run).
 row() {
-	f=$1 status=$2 out=$(out_dir patched "$1") arch=$(flavour_arch "$1")
+	f=$(key "$1") status=$2 out=$(out_dir "$tree" "$1") arch=$(flavour_arch "$1")
 	run=$out/matrix
 	shift=$(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$out/.config" 2>/dev/null)
 	pages="$(( 1 << (${shift:-12} - 10) )) KiB"
@@ -75,7 +88,7 @@ row() {
 		kver="$kver patches $(sed -n 's/^patches=//p' "$run/run.info"))"
 	fi
 	date=$(date -u '+%Y-%m-%d %H:%M UTC')
-	base=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo "?")
+	base=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null || echo "?")
 	if [ "$status" != ran ]; then
 		printf '| %s | %s | %s | %s | - | - | - | - | **FAIL** (%s) | %s | %s |\n' \
 			"$f" "$arch" "$pages" "$kver" "$status" "$date" "$base" > "$rows/$f.row"
@@ -123,15 +136,15 @@ row() {
 
 # Build, boot and judge one flavour; its row and its timings.
 one() {
-	f=$1 out=$(out_dir patched "$1")
+	f=$1 out=$(out_dir "$tree" "$1")
 	[ -f "$TOP/configs/$f.config" ] || die "no flavour $f (configs/$f.config)"
 	say "matrix: ==== $f ($(flavour_arch "$f"))"
 	t0=$(now)
-	if ! sh "$TOP/scripts/host/kernel.sh" patched "$f"; then
+	if ! sh "$TOP/scripts/host/kernel.sh" "$tree" "$f"; then
 		row "$f" "kernel build failed: $out/build.log"; return 1
 	fi
 	t1=$(now)
-	if ! sh "$TOP/scripts/host/initramfs.sh" patched "$f"; then
+	if ! sh "$TOP/scripts/host/initramfs.sh" "$tree" "$f"; then
 		row "$f" "initramfs failed"; return 1
 	fi
 	rc=0
@@ -139,7 +152,7 @@ one() {
 	# the kselftests zram04, zram08 and zram09 need it.
 	MEM=$(guest_mem "$f") FIO=1 RUN=matrix TIMEOUT=${TIMEOUT:-3600} \
 		APPEND="$(guest_append "$f") ${APPEND:-}" \
-		sh "$TOP/scripts/host/vm.sh" patched "$f" test || rc=$?
+		sh "$TOP/scripts/host/vm.sh" "$tree" "$f" test || rc=$?
 	t2=$(now)
 	run=$out/matrix
 	[ -f "$run/console.log" ] || { row "$f" "no console log (vm.sh rc=$rc)"; return 1; }
@@ -148,8 +161,8 @@ one() {
 	[ $rc = 0 ] || : > "$run/failed"
 	cat "$run/parse.log"
 	row "$f" ran
-	echo "| $f | $(( t1 - t0 )) s | $(( t2 - t1 )) s | $(guest_mem "$f") MiB, $CPUS CPUs, $(cat "$run/accel"), \`$(cat "$run/cmdline")\` |" \
-		> "$rows/$f.time"
+	echo "| $(key "$f") | $(( t1 - t0 )) s | $(( t2 - t1 )) s | $(guest_mem "$f") MiB, $CPUS CPUs, $(cat "$run/accel"), \`$(cat "$run/cmdline")\` |" \
+		> "$rows/$(key "$f").time"
 	[ ! -f "$run/failed" ]
 }
 
@@ -175,12 +188,14 @@ cat_rows() {
 {
 	echo "# Reliability matrix"
 	echo
-	echo "The patched tree (\`build/linux\`: base + \`patches/\`; the kernel column"
-	echo "names its tree id, the project commit and \`git rev-parse HEAD:patches\`,"
+	echo "The 6.12 series (\`build/linux\`: 6.12.117 + \`patches/6.12/\`; rows named by"
+	echo "the flavour) and the other trees (rows BASE-TREE-FLAVOUR: \`7.3-base-\` is stock"
+	echo "7.3.4, \`7.3-patched-\` is 7.3.4 + \`patches/7.3/\`; the kernel column names its"
+	echo "tree id, the project commit and \`git rev-parse HEAD:patches/BASE\`,"
 	echo "each with -dirty if the run's files differed) built and booted in QEMU in each flavour, running the"
 	echo "test job: the KUnit suites at boot (zsmalloc's), the zram kselftests"
 	echo "through the kselftest runner, the verified swap workload (lz4, zstd) and"
-	echo "zswap on zsmalloc, zbud and z3fold. Any kernel splat on the console fails a flavour,"
+	echo "zswap on zsmalloc, zbud and z3fold (7.3: zsmalloc alone). Any kernel splat on the console fails a flavour,"
 	echo "but for a KCSAN data race that has neither zsmalloc nor zram in it: that one is listed."
 	echo "Written by \`scripts/host/matrix.sh\`; the last run was:"
 	echo
