@@ -175,8 +175,15 @@ Pin-Priority: 500"
 	return 0
 }
 
+# The pinned kernel sources: the base's, and 6.12's on every base (7.3 is
+# tested with the 6.12 series' kselftests until it has its own).
+SOURCES="linux-source-6.12=6.12.117-1~deb12u1"
+[ "$SRC_PKG" = linux-source-6.12 ] || SOURCES="$SOURCES $SRC_PKG=$SRC_VER"
+
 have_pinned() {
-	[ "$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null)" = "$SRC_VER" ]
+	for pv in $SOURCES; do
+		[ "$(dpkg-query -W -f='${Version}' "${pv%%=*}" 2>/dev/null)" = "${pv#*=}" ] || return 1
+	done
 }
 
 if [ "${1:-}" = matrix ]; then
@@ -189,22 +196,30 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
 done
 
+# The suite and its pin are kept as they must be (a setup of another
+# version would have left its own).
+if [ "$SRC_SUITE" = trixie-backports ] && [ "$(id -u)" = 0 ]; then
+	trixie_backports || true
+fi
+
 if [ -z "$missing" ] && have_pinned; then
-	say "setup: all packages present ($SRC_PKG $SRC_VER)"
+	say "setup: all packages present ($(echo "$SOURCES" | sed 's/=/ /g; s/ linux/, linux/'))"
 	exit 0
 fi
 
 [ "$(id -u)" = 0 ] || die "setup: missing packages:$missing; run 'make setup' as root"
 
 export DEBIAN_FRONTEND=noninteractive
-[ "$SRC_SUITE" != trixie-backports ] || have_pinned || trixie_backports || true
 run apt-get update -q || say "setup: apt-get update reported errors (continuing)"
-if ! apt-cache madison "$SRC_PKG" | grep -q " $SRC_VER "; then
-	die "setup: $SRC_PKG version $SRC_VER (BASE=$BASE) is not available from the configured" \
-	    "apt sources; the series is pinned to it: check that Debian's $SRC_SUITE suite" \
-	    "can be reached (apt-get update), or fetch that .deb by hand and install it with dpkg -i"
-fi
-# shellcheck disable=SC2086 # a list of names
-run apt-get install -y -q --no-install-recommends "$SRC_PKG=$SRC_VER" $missing
-have_pinned || die "setup: $SRC_PKG $SRC_VER did not install"
+for pv in $SOURCES; do
+	apt-cache madison "${pv%%=*}" | grep -q " ${pv#*=} " && continue
+	suite=bookworm-security
+	[ "${pv%%=*}" = linux-source-6.12 ] || suite=$SRC_SUITE
+	die "setup: ${pv%%=*} version ${pv#*=} is not available from the configured" \
+	    "apt sources, and BASE=$BASE needs it: check that Debian's $suite suite can be" \
+	    "reached (apt-get update), or fetch that .deb by hand and install it with dpkg -i"
+done
+# shellcheck disable=SC2086 # lists of names
+run apt-get install -y -q --no-install-recommends $SOURCES $missing
+have_pinned || die "setup: $SOURCES did not install"
 say "setup: done"
