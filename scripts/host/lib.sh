@@ -15,12 +15,18 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 BASE=${BASE:-6.12}
 case "$BASE" in
 6.12) SRC_PKG=linux-source-6.12 SRC_VER=6.12.117-1~deb12u1 SRC_SUITE=bookworm-security
-	SRC_NAME="Linux 6.12.117" WORK=$BUILD ;;
+	SRC_NAME="Linux 6.12.117" ;;
 7.3) SRC_PKG=linux-source-7.3 SRC_VER=7.3.4-1~bpo13+1 SRC_SUITE=trixie-backports
-	SRC_NAME="Linux 7.3.4" WORK=$BUILD/7.3 ;;
+	SRC_NAME="Linux 7.3.4" ;;
 *) die "unknown BASE '$BASE' (6.12 or 7.3)" ;;
 esac
 export BASE
+# The base's folder, from BUILD and BASE as they are when it is called
+# (tree-selftest.sh points BUILD at a scratch folder after sourcing this).
+work_dir() {
+	if [ "$BASE" = 6.12 ]; then echo "$BUILD"; else echo "$BUILD/$BASE"; fi
+}
+WORK=$(work_dir)
 TREE=$WORK/linux
 SRC_TARBALL=${SRC_TARBALL:-/usr/src/$SRC_PKG.tar.xz}
 # The series (tree.sh); the tree check's self-test points it elsewhere.
@@ -37,11 +43,11 @@ now() { date +%s; }
 # (scripts/host/bench-zram.sh).
 tree_dir() {
 	case "$1" in
-	patched) echo "$TREE" ;;
-	base) echo "$WORK/base/linux" ;;
-	mid) echo "$WORK/mid/linux" ;;
-	check) echo "$WORK/check/linux" ;;
-	rmutex) echo "$WORK/rmutex/linux" ;;
+	patched) echo "$(work_dir)/linux" ;;
+	base) echo "$(work_dir)/base/linux" ;;
+	mid) echo "$(work_dir)/mid/linux" ;;
+	check) echo "$(work_dir)/check/linux" ;;
+	rmutex) echo "$(work_dir)/rmutex/linux" ;;
 	*) die "unknown tree '$1' (use base, mid, rmutex, check or patched)" ;;
 	esac
 }

@@ -36,6 +36,19 @@ MATRIX=${MATRIX:-$ALL}
 results=$TOP/bench/results/matrix.md
 rows=$BUILD/matrix
 mkdir -p "$rows"
+# The rows of earlier runs that this machine has no record of (a clone):
+# taken from the committed table, so that a run of one flavour keeps the
+# others'.
+if [ -f "$results" ]; then
+	awk -F'|' -v rows="$rows" '
+	/^\| (flavour|---) / { next }
+	/^\| / {
+		name = $2; gsub(/^ +| +$/, "", name)
+		f = rows "/" name (NF == 13 ? ".row" : NF == 6 ? ".time" : ".other")
+		if (name != "" && f !~ /\.other$/ && (getline x < f) < 0)
+			print > f
+	}' "$results"
+fi
 
 # Memory and kernel arguments of each flavour's guest. PREEMPT_RT has no
 # preempt= (no PREEMPT_DYNAMIC); the others run preempt=full as make test.

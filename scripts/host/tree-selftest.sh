@@ -8,11 +8,12 @@
 # all set right, a new base tarball taken. Prints "tree-selftest: N passed, N failed"; exits 1 on
 # any failure. make test runs it before the judge's own self-test.
 set -u
-. "$(dirname "$0")/lib.sh"
-
+# The scratch folder first: lib.sh's folders must all be in it.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export BUILD="$tmp/build" PATCHES="$tmp/patches" SRC_TARBALL="$tmp/src.tar.xz"
+export BASE=6.12 BUILD="$tmp/build" PATCHES="$tmp/patches" SRC_TARBALL="$tmp/src.tar.xz"
+. "$(dirname "$0")/lib.sh"
+case "$(tree_dir base)" in "$tmp"/*) ;; *) die "tree-selftest: $(tree_dir base) is not in $tmp" ;; esac
 G="git -c user.name=T -c user.email=t@t -c init.defaultBranch=master"
 p=0 f=0
 
