@@ -88,7 +88,7 @@ key() {
 # row FLAVOUR STATUS: write the flavour's table row from its last run
 # (STATUS: "ran", or what stopped it before the run).
 row() {
-	f=$(key "$1") status=$2 out=$(out_dir "$tree" "$1") arch=$(flavour_arch "$1")
+	rname=$(key "$1") status=$2 out=$(out_dir "$tree" "$1") arch=$(flavour_arch "$1")
 	run=$out/matrix
 	shift=$(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$out/.config" 2>/dev/null)
 	pages="$(( 1 << (${shift:-12} - 10) )) KiB"
@@ -104,7 +104,7 @@ row() {
 	base=$(dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null || echo "?")
 	if [ "$status" != ran ]; then
 		printf '| %s | %s | %s | %s | - | - | - | - | **FAIL** (%s) | %s | %s |\n' \
-			"$f" "$arch" "$pages" "$kver" "$status" "$date" "$base" > "$rows/$f.row"
+			"$rname" "$arch" "$pages" "$kver" "$status" "$date" "$base" > "$rows/$rname.row"
 		return
 	fi
 	# parse.sh's record of the run (results.tsv: status, name, detail).
@@ -144,7 +144,7 @@ row() {
 	verdict=$(cat "$run/summary")
 	if [ -f "$run/failed" ]; then verdict="**FAIL** ($verdict)"; else verdict="PASS ($verdict)"; fi
 	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-		"$f" "$arch" "$pages" "$kver" "$ksum" "$kself" "$swap" "$splat" "$verdict" "$date" "$base" > "$rows/$f.row"
+		"$rname" "$arch" "$pages" "$kver" "$ksum" "$kself" "$swap" "$splat" "$verdict" "$date" "$base" > "$rows/$rname.row"
 }
 
 # Build, boot and judge one flavour; its row and its timings.
