@@ -27,33 +27,36 @@ export BASE CPUS MEM ACCEL TIMEOUT
 	bench-zsmalloc bench-zram bench-boot-mem check-series matrix clean help
 all: help
 
-help:
-	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
+help: ## this list: every target, then the variables
+	@echo "Targets (make TARGET [VARIABLE=value ...]):"
+	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf("  %-15s %s\n", $$1, $$2) }' $(MAKEFILE_LIST)
+	@echo
+	@sed -n '/^# Variables:/,/^# See README/p' Makefile | sed 's/^# \{0,1\}//'
 
-setup:
+setup: ## install the packages and the pinned kernel sources (as root)
 	@sh $(H)/setup.sh
 
 # Reset build/linux to base + patches/ (refuses if it has uncommitted changes).
-tree: setup
+tree: setup ## reset build/linux (BASE=7.3: build/7.3/linux) to base + patches/BASE/
 	@sh $(H)/tree.sh apply
 
 # Every command that builds or boots checks the trees first: build/linux
 # must be base + patches/ (applied again if patches/ changed; a tree with
 # work not exported stops the run and says what to do).
-tree-check: setup
+tree-check: setup ## check that the trees are base + patches/BASE/ (every build runs it)
 	@sh $(H)/tree.sh check
 
 # Write the tree's commits on top of base back to patches/.
-export:
+export: ## write the tree's commits back to patches/BASE/ (AUTHOR="Name <mail>")
 	@AUTHOR="$(AUTHOR)" sh $(H)/tree.sh export
 
-kernel: tree-check
+kernel: tree-check ## build the TREE FLAVOUR kernel
 	@sh $(H)/kernel.sh $(TREE) $(FLAVOUR)
 
-initramfs: tree-check
+initramfs: tree-check ## build the TREE FLAVOUR initramfs
 	@sh $(H)/initramfs.sh $(TREE) $(FLAVOUR)
 
-run: kernel initramfs
+run: kernel initramfs ## the main job: zram swap under memory pressure, verified
 	@APPEND="preempt=$(PREEMPT) harness.algo=$(ALGO) $(if $(WORKLOAD),harness.workload=$(WORKLOAD) )$(APPEND)" \
 		sh $(H)/job.sh $(TREE) $(FLAVOUR) run
 
@@ -61,7 +64,7 @@ run: kernel initramfs
 # more memory for it: fio's libraries stay in RAM.
 test: FLAVOUR = debug
 test: MEM = 768
-test: kernel initramfs
+test: kernel initramfs ## debug kernel: KUnit, zram kselftests, verified swap workloads
 	@sh $(H)/tree-selftest.sh
 	@sh $(H)/parse-selftest.sh
 	@APPEND="preempt=$(PREEMPT) $(APPEND)" TIMEOUT=$${TIMEOUT:-2400} FIO=1 \
@@ -75,7 +78,7 @@ test: kernel initramfs
 soak: FLAVOUR = debug
 soak: MEM = 1024
 soak: DURATION ?= 600
-soak: kernel initramfs
+soak: kernel initramfs ## debug kernel: soak tests (DURATION=600 s each)
 	@APPEND="preempt=$(PREEMPT) harness.duration=$(DURATION) $(APPEND)" \
 		TIMEOUT=$${TIMEOUT:-$$((2 * $(DURATION) + 2400))} FIO=1 \
 		sh $(H)/job.sh $(TREE) $(FLAVOUR) soak
@@ -88,13 +91,13 @@ soak: kernel initramfs
 faults: FLAVOUR = debug
 faults: MEM = 768
 faults: DURATION ?= 120
-faults: kernel initramfs
+faults: kernel initramfs ## debug kernel: allocation failures injected
 	@APPEND="preempt=$(PREEMPT) kmemleak=on harness.duration=$(DURATION) $(APPEND)" \
 		TIMEOUT=$${TIMEOUT:-$$((2 * $(DURATION) + 1800))} \
 		sh $(H)/job.sh $(TREE) $(FLAVOUR) faults
 
 # Benchmarks: base and patched kernels in one run; results in bench/results/.
-bench-zsmalloc: tree-check
+bench-zsmalloc: tree-check ## zsmalloc object API against zs_map_object(), in instructions
 	@RUNS=$${RUNS:-10} sh $(H)/bench-zsmalloc.sh
 
 # zram read latency against writers, in virtual time (QEMU
@@ -102,28 +105,28 @@ bench-zsmalloc: tree-check
 # streams), patched and rmutex (bench/variants/read-stream-mutex.patch);
 # ALGOS="lz4 zstd" LEVEL=12 RUNS=3 RUNTIME=3 THINK=100 BENCH_CPUS="1 2" MEM_CPUS=64;
 # ONLY=mem reruns only the memory boots, ONLY=report only the report.
-bench-zram: tree-check
+bench-zram: tree-check ## zram read latency against writers, in virtual time
 	@sh $(H)/bench-zram.sh
 
 # Memory after boot at 64 vCPUs, base and patched: zsmalloc's per-CPU area.
-bench-boot-mem: tree-check
+bench-boot-mem: tree-check ## memory after boot at 64 vCPUs, base and patched
 	@sh $(H)/bench-boot-mem.sh
 
 # Build the kernel at every patch of the series and checkpatch each patch.
-check-series: tree-check
+check-series: tree-check ## build every patch of the series and checkpatch it
 	@sh $(H)/check-series.sh
 
 # The reliability matrix (see scripts/host/matrix.sh): every flavour of
 # MATRIX="i386-highmem arm64-16k rt arm64 debug kcsan" built, booted with the
 # test job (and fio, on every architecture) and judged; the table goes to
 # bench/results/matrix.md.
-matrix: tree-check
+matrix: tree-check ## the test job on other flavours: bench/results/matrix.md
 	@sh $(H)/setup.sh matrix
 	@MATRIX="$(MATRIX)" TREE_NAME="$(TREE)" sh $(H)/matrix.sh
 
 # Re-judge a finished run from its saved logs: make parse RUN=build/out/...
-parse:
+parse: ## judge a saved run again: make parse RUN=build/out/...
 	@sh $(H)/parse.sh $(RUN)
 
-clean:
+clean: ## remove the kernels and initramfs (not the trees or ccache)
 	rm -rf build/out build/base/out build/initramfs build/7.3/out build/7.3/base/out
