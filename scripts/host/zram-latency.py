@@ -398,22 +398,26 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
         w("")
     w("## Targets")
     w("")
-    w("zstd at level %s is the target; lz4 is reported. Medians over the seeds." % data["level"])
-    w("")
-    w("| Target | Algo | vCPUs | Want | Got | Figures | Verdict |")
-    w("|---|---|--:|--:|--:|---|---|")
-    for r in rows:
-        w("| %s | %s | %s | %s | %s | %s | %s |" % (r["target"], r["algo"], r["cpus"], r["want"],
-                                                f_ratio(r["got"]), r["figures"], r["verdict"]))
-    met = sum(1 for r in rows if r["verdict"] == "met")
-    missed = sum(1 for r in rows if r["verdict"].startswith("**missed"))
-    w("")
-    w("zstd: %d met, %d missed." % (met, missed))
+    if rows:
+        w("zstd at level %s is the target; lz4 is reported. Medians over the seeds." % data["level"])
+        w("")
+        w("| Target | Algo | vCPUs | Want | Got | Figures | Verdict |")
+        w("|---|---|--:|--:|--:|---|---|")
+        for r in rows:
+            w("| %s | %s | %s | %s | %s | %s | %s |" % (r["target"], r["algo"], r["cpus"], r["want"],
+                                                    f_ratio(r["got"]), r["figures"], r["verdict"]))
+        met = sum(1 for r in rows if r["verdict"] == "met")
+        missed = sum(1 for r in rows if r["verdict"].startswith("**missed"))
+        w("")
+        w("zstd: %d met, %d missed." % (met, missed))
+    else:
+        w("None: the targets compare the series (patched) with the kernels before it, and this run"
+          " has no patched kernel. The tables below describe the kernels it ran.")
     w("")
     if data.get("notes"):
         w(data["notes"].rstrip("\n"))
         w("")
-    w("![read latency, interactive readers against writers](zram-latency.svg)")
+    w("![read latency, interactive readers against writers](%s)" % data["svg_name"])
     w("")
     for algo in algos:
         for cpus in cpus_list:
@@ -456,9 +460,10 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
         w("`make bench-zram ONLY=mem`: /proc/meminfo just before and after writing `disksize`, which"
           " allocates the streams of every online CPU, medians of the setups. Allocated = growth of"
           " VmallocUsed (the backends' contexts, compression buffers, the slot table) + SUnreclaim"
-          " (kmalloc'ed buffers such as local_copy) + Percpu. Not counted: base's zsmalloc per-CPU"
-          " mapping area (a page per possible CPU, from boot), which the series removes"
-          " (bench/results/zsmalloc-boot-mem.md).")
+          " (kmalloc'ed buffers such as local_copy) + Percpu."
+          + (" Not counted: base's zsmalloc per-CPU mapping area (a page per possible CPU, from boot),"
+             " which the series removes (bench/results/zsmalloc-boot-mem.md)."
+             if KERNEL_TEXT["base"].startswith("Linux 6.12") else ""))
         w("")
         w("| Kernel | Algo | vCPUs | Setups | Percpu growth kB | VmallocUsed growth kB | SUnreclaim growth kB | Allocated kB |")
         w("|---|---|--:|--:|--:|--:|--:|--:|")
@@ -625,7 +630,8 @@ def main():
     hi = zram_report.host_info()
     data = {"command": a.command, "host": "%s CPUs, %s" % (hi.get("nproc"), hi.get("cpu_model")), "accel_text": accel_text,
             "icount": icount, "versions": versions, "warnings": warnings, "level": level,
-            "think_us": think, "readers_per_cpu": rpc, "writers_per_cpu": wpc, "guest": guest, "notes": notes}
+            "think_us": think, "readers_per_cpu": rpc, "writers_per_cpu": wpc, "guest": guest, "notes": notes,
+            "svg_name": os.path.basename(a.out_svg)}
     md = markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows)
     with open(a.out_md, "w") as f:
         f.write(md)
