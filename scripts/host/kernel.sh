@@ -4,7 +4,8 @@
 #   FLAVOUR  a file configs/FLAVOUR.config; merged onto tinyconfig after
 #            configs/vm.config and the architecture's configs/vm-ARCH.config,
 #            in that order, then configs/BASE/all.config and
-#            configs/BASE/FLAVOUR.config where they exist. The architecture is the fragment's "# ARCH:"
+#            configs/BASE/FLAVOUR.config where they exist. The
+#            architecture is the fragment's "# ARCH:"
 #            line (x86_64, i386 or arm64; x86_64 without one): see
 #            flavour_arch and arch_vars in lib.sh.
 #   config   only configure and check the configuration, build nothing
@@ -32,9 +33,6 @@ done
 # toolchain limits): all.config for every flavour, then FLAVOUR.config.
 for f in "$TOP/configs/$BASE/all.config" "$TOP/configs/$BASE/$flavour.config"; do
 	[ -f "$f" ] && frags="$frags $f"
-done
-for f in $frags; do
-	[ -f "$f" ] || die "no config fragment $f"
 done
 
 cc=${CROSS}gcc
