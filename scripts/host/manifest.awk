@@ -22,6 +22,28 @@
 # of the run (parse.sh: base, tree, flavour, arch, job, cpus, preempt):
 #   [preempt=none|voluntary tree!=base]   [base=7.3]
 # "KEY=A|B" holds if the fact is A or B, "KEY!=A|B" if it is neither.
+#
+# A known bug of a kernel (stock 7.3.4's lockup) is named by "bug" rules:
+#   [CONDITIONS] bug NAME sign /ERE/ -- WHAT
+#       the bug showed if a line of the kernel's console matches ERE
+#       (one sign a bug; WHAT says what the bug is and what fixes it);
+#   [CONDITIONS] bug NAME report /ERE/
+#       the kernel reports (splats.txt) that the bug makes, when it shows;
+#   [CONDITIONS] bug NAME fails PATTERN
+#       the results it fails, or leaves missing ("judge: missing: PATTERN").
+# parse.sh reads them (-v mode=bugs prints the rules that apply, one a
+# line: NAME, KIND, VALUE, WHAT, tab-separated) and, where a bug's sign is
+# on the console, counts its reports and failures as expected failures
+# ("xfail"; -v mode=xfail -v bugs=FILE rewrites results.tsv). A bug whose
+# sign is missing fails the run: a fixed bug must lose its rules.
+
+# A fault of the manifest itself fails the run (printed once: by the
+# judge, not by the modes that parse.sh runs first).
+function complain(s) {
+	if (mode == "")
+		printf("%s", s)
+	mbad++
+}
 
 function glob2re(g,   i, c, r) {
 	r = "^"
@@ -61,29 +83,25 @@ function holds(conds,   n, i, c, k, v, neg, alts, na, j, ok) {
 		if (c[i] == "")
 			continue
 		if (c[i] !~ /^[a-z]+!?=[^=|!]+(\|[^=|!]+)*$/) {
-			printf("fail\tjudge: manifest %s: a condition is not KEY=A|B or KEY!=A|B\t%s\n", mname, c[i])
-			mbad++
+			complain(sprintf("fail\tjudge: manifest %s: a condition is not KEY=A|B or KEY!=A|B\t%s\n", mname, c[i]))
 			return 0
 		}
 		neg = index(c[i], "!=") > 0
 		k = c[i]; sub(/!?=.*/, "", k)
 		v = c[i]; sub(/^[^=!]*!?=/, "", v)
 		if (!(k in fact)) {
-			printf("fail\tjudge: manifest %s: a rule tests an unknown fact \"%s\"\t%s\n", mname, k, c[i])
-			mbad++
+			complain(sprintf("fail\tjudge: manifest %s: a rule tests an unknown fact \"%s\"\t%s\n", mname, k, c[i]))
 			return 0
 		}
 		na = split(v, alts, "|")
 		for (j = 1; j <= na; j++)
 			if (!known(k, alts[j])) {
-				printf("fail\tjudge: manifest %s: \"%s\" is no value of %s\t%s\n", mname, alts[j], k, c[i])
-				mbad++
+				complain(sprintf("fail\tjudge: manifest %s: \"%s\" is no value of %s\t%s\n", mname, alts[j], k, c[i]))
 				return 0
 			}
 		# A fact the run did not establish cannot decide a rule.
 		if (!known(k, fact[k])) {
-			printf("fail\tjudge: manifest %s: the run has no known %s (\"%s\") for a rule that tests it\t%s\n", mname, k, fact[k], c[i])
-			mbad++
+			complain(sprintf("fail\tjudge: manifest %s: the run has no known %s (\"%s\") for a rule that tests it\t%s\n", mname, k, fact[k], c[i]))
 			return 0
 		}
 		ok = 0
@@ -117,14 +135,16 @@ function rule(lineno, raw,   line, conds, kind, pat, why) {
 		pat = substr(pat, 1, index(pat, " -- ") - 1)
 	}
 	sub(/[ \t]+$/, "", pat)
+	if (kind == "bug") {
+		bugrule(lineno, raw, conds, pat, why)
+		return
+	}
 	if (kind != "need" && kind != "skip") {
-		printf("fail\tjudge: manifest %s: line %d is not a rule\t%s\n", mname, lineno, raw)
-		mbad++
+		complain(sprintf("fail\tjudge: manifest %s: line %d is not a rule\t%s\n", mname, lineno, raw))
 		return
 	}
 	if (kind == "skip" && why == "") {
-		printf("fail\tjudge: manifest %s: skip without a reason on line %d\t%s\n", mname, lineno, pat)
-		mbad++
+		complain(sprintf("fail\tjudge: manifest %s: skip without a reason on line %d\t%s\n", mname, lineno, pat))
 		return
 	}
 	if (!holds(conds))
@@ -135,6 +155,55 @@ function rule(lineno, raw,   line, conds, kind, pat, why) {
 	rkind[nrules] = kind; rpat[nrules] = pat; rre[nrules] = glob2re(pat); rwhy[nrules] = why
 }
 
+# "NAME sign /ERE/", "NAME report /ERE/" or "NAME fails PATTERN".
+function bugrule(lineno, raw, conds, rest, why,   name, bkind, val) {
+	name = rest; sub(/[ \t].*/, "", name)
+	bkind = rest; sub(/^[^ \t]+[ \t]+/, "", bkind)
+	val = bkind; sub(/^[a-z]+[ \t]+/, "", val)
+	sub(/[ \t].*/, "", bkind)
+	if (name !~ /^[a-z0-9][a-z0-9_-]*$/ || bkind !~ /^(sign|report|fails)$/ || val == "" ||
+	    (bkind != "fails" && val !~ /^\/.+\/$/) || (bkind == "sign") != (why != "")) {
+		complain(sprintf("fail\tjudge: manifest %s: line %d is no bug rule (bug NAME sign /ERE/ -- WHAT, bug NAME report /ERE/, bug NAME fails PATTERN)\t%s\n", mname, lineno, raw))
+		return
+	}
+	if (bkind == "sign")
+		bugsign[name]++
+	else
+		bugused[name] = lineno
+	if (!holds(conds))
+		return
+	if (bkind != "fails")
+		val = substr(val, 2, length(val) - 2)
+	if (mode == "bugs")
+		printf("%s\t%s\t%s\t%s\n", name, bkind, val, why)
+}
+
+# mode=xfail: a failed result that a bug which showed fails (bugs=FILE,
+# the rules of the bugs that showed, as mode=bugs prints them) is an
+# expected failure; the rest of results.tsv is printed as it was.
+function xfail_load(   l, f, n) {
+	n = 0
+	while ((getline l < bugs) > 0) {
+		split(l, f, "\t")
+		if (f[2] != "fails")
+			continue
+		n++
+		xname[n] = f[1]; xre[n] = glob2re(f[3]); xwhat[n] = f[4]
+	}
+	return n
+}
+
+function xfail_line(l,   r, name, i) {
+	split(l, r, "\t")
+	if (r[1] != "fail")
+		return l
+	name = r[2]
+	sub(/^judge: missing: /, "", name)
+	for (i = 1; i <= nx; i++)
+		if (name ~ xre[i])
+			return "xfail\t" r[2] "\tknown bug " xname[i] (r[3] == "" ? "" : ": " r[3])
+	return l
+}
 
 BEGIN {
 	FS = "\n"
@@ -149,12 +218,23 @@ BEGIN {
 	while ((gl = (getline l < manifest)) > 0)
 		rule(++n, l)
 	if (gl < 0) {
-		printf("fail\tjudge: manifest %s cannot be read\t\n", mname)
-		mbad++
+		complain(sprintf("fail\tjudge: manifest %s cannot be read\t\n", mname))
 	} else if (n == 0) {
-		printf("fail\tjudge: manifest %s is empty\t\n", mname)
-		mbad++
+		complain(sprintf("fail\tjudge: manifest %s is empty\t\n", mname))
 	}
+	for (b in bugused)
+		if (bugsign[b] != 1) {
+			complain(sprintf("fail\tjudge: manifest %s: bug %s needs one sign rule (line %d)\t%d signs\n", mname, b, bugused[b], bugsign[b]))
+		}
+	if (mode == "bugs")
+		exit
+	if (mode == "xfail")
+		nx = xfail_load()
+}
+
+mode == "xfail" {
+	print xfail_line($0)
+	next
 }
 
 # The results: status, name, detail
@@ -179,6 +259,8 @@ BEGIN {
 }
 
 END {
+	if (mode != "")
+		exit
 	bad = extra + mbad
 	for (i = 1; i <= nrules; i++) {
 		if (rkind[i] == "need" && !ran[i]) {

@@ -9,7 +9,9 @@
 # "BUG:", a failed guest check; KCSAN reports (kcsan-*): a race in zram, on
 # a stack through zram, of unknown origin in zsmalloc, in zsmalloc's static
 # helpers (the saved symbol list), elsewhere in the kernel (listed, passes),
-# and elsewhere beside another BUG (fails).
+# and elsewhere beside another BUG (fails); known bugs (known-bug-*): one
+# that showed (expected failures), one that did not, one beside another
+# report, one without a sign.
 # Prints "parse-selftest: N passed, N failed"; exits 1 on any mismatch.
 set -u
 . "$(dirname "$0")/lib.sh"

@@ -21,7 +21,12 @@
 # zsmalloc or zram is in it, in its title or on either stack; one entirely
 # elsewhere in the kernel is listed (splats.txt, kcsan.txt, the output)
 # and does not fail.
-# Prints "N passed, N failed, N skipped" last (also RUNDIR/summary); exits
+# A known bug of the kernel (the manifest's "bug" rules: stock 7.3.4's
+# lockup) whose sign is on the console makes its kernel reports and the
+# results it fails expected failures: status "xfail", each listed; a
+# known bug that did not show fails the run.
+# Prints "N passed, N failed, N skipped[, N expected failures]" last (also
+# RUNDIR/summary); exits
 # 1 if anything failed, if the run left no console, no guest result, or no
 # KTAP where the kernel runs KUnit at boot (vm.sh writes ktap-expected).
 set -eu
@@ -283,48 +288,11 @@ awk '/^HARNESS: (ok|not ok|skip) / {
 	printf("%s\t%s\t%s\n", st, name, why)
 }' "$report" >> "$results"
 
-# The guest must have reported, and reported success.
-rc=$(sed -n 's/.*HARNESS-RESULT job=[^ ]* rc=\([0-9]*\).*/\1/p' "$report" | tail -1)
-if [ "${rc:-x}" = 0 ]; then
-	result pass "judge: the guest job ended with rc=0"
-else
-	result fail "judge: the guest job ended with rc=0" "rc=${rc:-none (no result reported)}"
-fi
-
-nsplat=$(grep -cv "$LISTED" "$dir/splats.txt" || true)
-if [ "$nsplat" != 0 ]; then
-	result fail "judge: no kernel report on the console" \
-		"$nsplat lines, the first: $(grep -v "$LISTED" "$dir/splats.txt" | head -1)"
-else
-	result pass "judge: no kernel report on the console"
-fi
-
-# The kernel that booted is the one that was built: vm.sh saved the
-# release of the kernel it booted (run.info: built), and the guest printed
-# its own (HARNESS-KERNEL). The release carries the id of the tree it was
-# built from (kernel.sh: LOCALVERSION). Runs saved before run.info have
-# neither: the check is left out for them.
-built=$(info built)
-booted=$(sed -n 's/^HARNESS-KERNEL release=\([^ ]*\) .*/\1/p' "$report" | head -1)
-if [ -f "$dir/run.info" ] && [ -z "$built" ]; then
-	result fail "judge: run.info names the kernel that was built" \
-		"no built= (was the kernel built by kernel.sh? include/config/kernel.release)"
-elif [ -n "$built" ]; then
-	if [ "$booted" = "$built" ]; then
-		result pass "judge: the kernel that booted is the one built ($built)"
-	else
-		result fail "judge: the kernel that booted is the one built ($built)" \
-			"booted ${booted:-an unknown kernel (no HARNESS-KERNEL line)}"
-	fi
-fi
-
-# What must run, and the skips allowed: the job's manifest
-# (scripts/manifests/JOB), or the run folder's own "manifest" (the judge's
-# golden cases). Runs saved before run.info have none.
-# The job's manifest is scripts/manifests/JOB (JOB from run.info); a run
-# folder's own "manifest" is used only where no such file exists (the
-# golden cases, whose job is "golden").
-manifest=""
+# What must run, the skips allowed and the known bugs: the job's manifest,
+# scripts/manifests/JOB (JOB from run.info); a run folder's own "manifest"
+# is used only where no such file exists (the golden cases, whose job is
+# "golden"). Runs saved before run.info have none.
+manifest="" facts="" partial=""
 if [ -f "$dir/run.info" ] && [ -f "$TOP/scripts/manifests/$(info job)" ]; then
 	manifest=$TOP/scripts/manifests/$(info job)
 elif [ -f "$dir/manifest" ]; then
@@ -348,6 +316,96 @@ if [ -n "$manifest" ]; then
 	partial=$(tr ' ' '\n' < "$dir/cmdline" 2>/dev/null | grep -E \
 		'^(harness\.(kselftests|algos|zpools|faults|soak)=|harness\.workloads=0$|kunit\.filter_glob=|kunit\.enable=0$)' |
 		tr '\n' ' ' | sed 's/ $//' || true)
+fi
+
+# Known bugs (the manifest's "bug" rules that apply to this run): a bug
+# showed if its sign is on the kernel's console; its kernel reports and
+# the results it fails are then expected failures ("xfail"), each listed.
+: > "$dir/bugs.tsv"
+if [ -n "$manifest" ]; then
+	awk -v mode=bugs -v facts="$facts" -v manifest="$manifest" -v mname="${manifest#"$TOP"/}" \
+		-f "$TOP/scripts/host/manifest.awk" /dev/null |
+		awk -F '\t' 'NF == 4 && $2 ~ /^(sign|report|fails)$/' > "$dir/bugs.tsv"
+fi
+# bugs.seen.tsv: the rules of the bugs that showed.
+awk -F '\t' -v rules="$dir/bugs.tsv" 'BEGIN {
+	while ((getline l < rules) > 0) {
+		split(l, f, "\t")
+		if (f[2] == "sign") { sign[f[1]] = f[3] }
+	}
+	close(rules)
+}
+{ for (b in sign) if ($0 ~ sign[b]) seen[b] = 1 }
+END {
+	while ((getline l < rules) > 0) {
+		split(l, f, "\t")
+		if (f[1] in seen) print l
+	}
+}' "$dir/kernel.txt" > "$dir/bugs.seen.tsv"
+[ -s "$dir/bugs.tsv" ] || rm -f "$dir/bugs.tsv" "$dir/bugs.seen.tsv"
+KNOWN=' \[known bug [a-z0-9_-]*: expected\]$'
+if [ -s "$dir/bugs.seen.tsv" ]; then
+	awk -v rules="$dir/bugs.seen.tsv" -v listed="$LISTED" 'BEGIN {
+		while ((getline l < rules) > 0) {
+			split(l, f, "\t")
+			if (f[2] == "report") { n++; bug[n] = f[1]; re[n] = f[3] }
+		}
+	}
+	$0 !~ listed { for (i = 1; i <= n; i++) if ($0 ~ re[i]) { $0 = $0 " [known bug " bug[i] ": expected]"; break } }
+	{ print }' "$dir/splats.txt" > "$dir/splats.known" && mv "$dir/splats.known" "$dir/splats.txt"
+fi
+if [ -f "$dir/bugs.tsv" ]; then
+	awk -F '\t' -v seen="$dir/bugs.seen.tsv" -v partial="$partial" -v mname="${manifest#"$TOP"/}" 'BEGIN {
+		while ((getline l < seen) > 0) { split(l, f, "\t"); s[f[1]] = 1 }
+	}
+	$2 == "sign" && ($1 in s) { printf("xfail\tknown bug: %s\t%s\n", $1, $4) }
+	# A part of the job may leave out what shows the bug.
+	$2 == "sign" && !($1 in s) && partial == "" {
+		printf("fail\tjudge: known bug %s showed\tno line of the console matches its sign /%s/: fixed? Then remove its bug rules from %s\n", $1, $3, mname)
+	}' "$dir/bugs.tsv" >> "$results"
+fi
+
+# The guest must have reported, and reported success.
+rc=$(sed -n 's/.*HARNESS-RESULT job=[^ ]* rc=\([0-9]*\).*/\1/p' "$report" | tail -1)
+if [ "${rc:-x}" = 0 ]; then
+	result pass "judge: the guest job ended with rc=0"
+else
+	result fail "judge: the guest job ended with rc=0" "rc=${rc:-none (no result reported)}"
+fi
+
+nsplat=$(grep -v "$LISTED" "$dir/splats.txt" | grep -cv "$KNOWN" || true)
+nknown=$(grep -c "$KNOWN" "$dir/splats.txt" || true)
+if [ "$nsplat" != 0 ]; then
+	result fail "judge: no kernel report on the console" \
+		"$nsplat lines, the first: $(grep -v "$LISTED" "$dir/splats.txt" | grep -v "$KNOWN" | head -1)"
+elif [ "$nknown" != 0 ]; then
+	result xfail "judge: no kernel report on the console" \
+		"$nknown lines, all a known bug's: $(grep "$KNOWN" "$dir/splats.txt" | head -1)"
+else
+	result pass "judge: no kernel report on the console"
+fi
+
+# The kernel that booted is the one that was built: vm.sh saved the
+# release of the kernel it booted (run.info: built), and the guest printed
+# its own (HARNESS-KERNEL). The release carries the id of the tree it was
+# built from (kernel.sh: LOCALVERSION). Runs saved before run.info have
+# neither: the check is left out for them.
+built=$(info built)
+booted=$(sed -n 's/^HARNESS-KERNEL release=\([^ ]*\) .*/\1/p' "$report" | head -1)
+if [ -f "$dir/run.info" ] && [ -z "$built" ]; then
+	result fail "judge: run.info names the kernel that was built" \
+		"no built= (was the kernel built by kernel.sh? include/config/kernel.release)"
+elif [ -n "$built" ]; then
+	if [ "$booted" = "$built" ]; then
+		result pass "judge: the kernel that booted is the one built ($built)"
+	else
+		result fail "judge: the kernel that booted is the one built ($built)" \
+			"booted ${booted:-an unknown kernel (no HARNESS-KERNEL line)}"
+	fi
+fi
+
+# The manifest's judgement, of the results that are not the judge's.
+if [ -n "$manifest" ]; then
 	grep -v '^[^	]*	judge: ' "$results" > "$dir/results.ours" || true
 	awk -v facts="$facts" -v manifest="$manifest" -v mname="${manifest#"$TOP"/}" -v partial="$partial" \
 		-f "$TOP/scripts/host/manifest.awk" "$dir/results.ours" >> "$results"
@@ -362,11 +420,18 @@ elif [ -f "$dir/run.info" ]; then
 	cat "$dir/results.noman" >> "$results"
 	rm -f "$dir/results.noman"
 fi
+# The failures of the bugs that showed are expected (manifest.awk).
+if [ -s "$dir/bugs.seen.tsv" ]; then
+	awk -v mode=xfail -v bugs="$dir/bugs.seen.tsv" -v facts="$facts" -v manifest="$manifest" \
+		-v mname="${manifest#"$TOP"/}" -f "$TOP/scripts/host/manifest.awk" "$results" > "$results.new"
+	mv "$results.new" "$results"
+fi
 
 # The results: every failure and skip by name, then the counts.
 awk -F '\t' '
 $1 == "fail" { printf("FAIL %s%s\n", $2, $3 == "" ? "" : " (" $3 ")") }
 $1 == "skip" { printf("skip %s%s\n", $2, $3 == "" ? "" : " (" $3 ")") }
+$1 == "xfail" { printf("xfail %s%s\n", $2, $3 == "" ? "" : " (" $3 ")") }
 ' "$results"
 nlisted=$(grep -c "$LISTED" "$dir/splats.txt" || true)
 if [ "$nlisted" != 0 ]; then
@@ -375,7 +440,11 @@ if [ "$nlisted" != 0 ]; then
 fi
 if [ "$nsplat" != 0 ]; then
 	say "kernel reports on the console ($nsplat lines, first ones):"
-	grep -v "$LISTED" "$dir/splats.txt" | head -10 | sed 's/^/    /'
+	grep -v "$LISTED" "$dir/splats.txt" | grep -v "$KNOWN" | head -10 | sed 's/^/    /'
+fi
+if [ "$nknown" != 0 ]; then
+	say "a known bug's kernel reports, expected ($nknown lines, first ones):"
+	grep "$KNOWN" "$dir/splats.txt" | head -4 | sed 's/^/    /'
 fi
 [ -z "$built" ] || say "booted: ${booted:-?}; built from tree $(info tree_id) ($(info tree)), project $(info project), patches $(info patches)"
 [ -n "$manifest" ] || say "note: no manifest for this run: what must run is not checked, and no skip is allowed"
@@ -387,10 +456,16 @@ END {
 	printf("kunit: %d passed, %d failed, %d skipped\n", c["kunit" SUBSEP "pass"], c["kunit" SUBSEP "fail"], c["kunit" SUBSEP "skip"])
 	printf("guest checks: %d passed, %d failed, %d skipped\n", c["guest checks" SUBSEP "pass"], c["guest checks" SUBSEP "fail"], c["guest checks" SUBSEP "skip"])
 	printf("judge: %d passed, %d failed\n", c["judge" SUBSEP "pass"], c["judge" SUBSEP "fail"])
+	x = c["kunit" SUBSEP "xfail"] + c["guest checks" SUBSEP "xfail"] + c["judge" SUBSEP "xfail"]
+	if (x)
+		printf("expected failures (known bugs, listed above as xfail): %d\n", x)
 }' "$results"
 passed=$(grep -c '^pass	' "$results" || true)
 failed=$(grep -c '^fail	' "$results" || true)
 skipped=$(grep -c '^skip	' "$results" || true)
-echo "$passed passed, $failed failed, $skipped skipped" > "$dir/summary"
-say "$passed passed, $failed failed, $skipped skipped"
+xfailed=$(grep -c '^xfail	' "$results" || true)
+line="$passed passed, $failed failed, $skipped skipped"
+[ "$xfailed" = 0 ] || line="$line, $xfailed expected failures"
+echo "$line" > "$dir/summary"
+say "$line"
 [ "$failed" = 0 ]
