@@ -25,8 +25,9 @@
 #
 # BASE=7.3 (lib.sh): the 7.3 trees; base is stock 7.3.4, whose one per-CPU
 # stream behind a mutex, shared by reads and writes, is the shared-stream
-# kernel there (what mid is on 6.12). KERNELS defaults to "base" until the
-# 7.3 series is ported; results go to bench/results/zram-latency-7.3.*.
+# kernel there (what mid is on 6.12), so KERNELS defaults to "base patched
+# rmutex", with bench/variants/7.3/read-stream-mutex.patch for rmutex;
+# results go to bench/results/zram-latency-7.3.*.
 #
 # Environment: ALGOS ("lz4 zstd"), LEVEL (zstd's, 12), RUNS (3 seeds),
 #   RUNTIME (3 s per scenario), DISKSIZE (64M), THINK (100 us), READERS and
@@ -51,7 +52,7 @@ if [ "$BASE" = 6.12 ]; then
 	KERNELS=${KERNELS:-base mid patched rmutex}
 	suffix="" notes=$TOP/bench/zram-latency-notes.md
 else
-	KERNELS=${KERNELS:-base}
+	KERNELS=${KERNELS:-base patched rmutex}
 	suffix=-$BASE notes=$TOP/bench/zram-latency-notes-$BASE.md
 fi
 MEM_CPUS=${MEM_CPUS:-64}
@@ -59,6 +60,7 @@ PAR=${PAR:-2}
 ACCEL=${ACCEL:-icount}
 MID_SUBJECT='zram: preemptible per-CPU compression streams'
 VARIANT=$TOP/bench/variants/read-stream-mutex.patch
+[ "$BASE" = 6.12 ] || VARIANT=$TOP/bench/variants/$BASE/read-stream-mutex.patch
 results=$TOP/bench/results
 algos=$(echo "$ALGOS" | tr ' ' ',')
 ONLY=${ONLY:-}
