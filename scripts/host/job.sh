@@ -17,6 +17,9 @@ flavour=${2:?usage: job.sh TREE FLAVOUR JOB}
 job=${3:?usage: job.sh TREE FLAVOUR JOB}
 dir=$(out_dir "$tree" "$flavour")/${RUN:-$job}
 
+# vm.sh empties the folder too, but may stop before it does: no earlier
+# run's logs may stand in for this one.
+rm -rf "$dir"
 rc=0
 sh "$TOP/scripts/host/vm.sh" "$tree" "$flavour" "$job" || rc=$?
 

@@ -30,7 +30,9 @@
 #   [CONDITIONS] bug NAME report /ERE/
 #       the kernel reports (splats.txt) that the bug makes, when it shows;
 #   [CONDITIONS] bug NAME fails PATTERN
-#       the results it fails, or leaves missing ("judge: missing: PATTERN").
+#       the results it leaves missing ("judge: missing: PATTERN"), or, for
+#       "judge: the guest job ended with rc=0", a guest that reported no
+#       result; a check that ran and failed is never the bug's.
 # parse.sh reads them (-v mode=bugs prints the rules that apply, one a
 # line: NAME, KIND, VALUE, WHAT, tab-separated) and, where a bug's sign is
 # on the console, counts its reports and failures as expected failures
@@ -161,8 +163,11 @@ function bugrule(lineno, raw, conds, rest, why,   name, bkind, val) {
 	bkind = rest; sub(/^[^ \t]+[ \t]+/, "", bkind)
 	val = bkind; sub(/^[a-z]+[ \t]+/, "", val)
 	sub(/[ \t].*/, "", bkind)
+	# A bug may leave results missing, and the guest's own result; no
+	# other result of the judge's is a bug's to explain.
 	if (name !~ /^[a-z0-9][a-z0-9_-]*$/ || bkind !~ /^(sign|report|fails)$/ || val == "" ||
-	    (bkind != "fails" && val !~ /^\/.+\/$/) || (bkind == "sign") != (why != "")) {
+	    (bkind != "fails" && val !~ /^\/.+\/$/) || (bkind == "sign") != (why != "") ||
+	    (bkind == "fails" && val ~ /^judge: / && val != "judge: the guest job ended with rc=0")) {
 		complain(sprintf("fail\tjudge: manifest %s: line %d is no bug rule (bug NAME sign /ERE/ -- WHAT, bug NAME report /ERE/, bug NAME fails PATTERN)\t%s\n", mname, lineno, raw))
 		return
 	}
@@ -193,12 +198,18 @@ function xfail_load(   l, f, n) {
 	return n
 }
 
-function xfail_line(l,   r, name, i) {
+# Only what the bug leaves undone is expected: a result that is missing
+# ("judge: missing: NAME", NAME matching a fails pattern), and a guest that
+# reported no result at all (rc=none), where a fails rule names that judge
+# result. A check that ran and failed stays a failure, whatever the bug.
+function xfail_line(l,   r, name, i, missing) {
 	split(l, r, "\t")
 	if (r[1] != "fail")
 		return l
 	name = r[2]
-	sub(/^judge: missing: /, "", name)
+	missing = sub(/^judge: missing: /, "", name)
+	if (!missing && !(name == "judge: the guest job ended with rc=0" && r[3] ~ /^rc=none/))
+		return l
 	for (i = 1; i <= nx; i++)
 		if (name ~ xre[i])
 			return "xfail\t" r[2] "\tknown bug " xname[i] (r[3] == "" ? "" : ": " r[3])

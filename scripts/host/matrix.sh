@@ -167,6 +167,7 @@ one() {
 		[ -f "$run/console.log" ] || die "matrix: REJUDGE: no run of $f to judge ($run)"
 		rm -f "$run/failed"
 		sh "$TOP/scripts/host/parse.sh" "$run" > "$run/parse.log" || : > "$run/failed"
+		[ ! -f "$run/timed-out" ] || : > "$run/failed"
 		cat "$run/parse.log"
 		row "$f" ran
 		[ ! -f "$run/failed" ]
@@ -181,6 +182,7 @@ one() {
 		row "$f" "initramfs failed"; return 1
 	fi
 	rc=0
+	rm -rf "$out/matrix"
 	# Every flavour boots with fio (initramfs-fio.cpio.gz), as make test does:
 	# the kselftests zram04, zram08 and zram09 need it.
 	MEM=$(guest_mem "$f") FIO=1 RUN=matrix TIMEOUT=${TIMEOUT:-3600} \

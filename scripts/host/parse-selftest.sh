@@ -11,7 +11,7 @@
 # helpers (the saved symbol list), elsewhere in the kernel (listed, passes),
 # and elsewhere beside another BUG (fails); known bugs (known-bug-*): one
 # that showed (expected failures), one that did not, one beside another
-# report, one without a sign.
+# report, one without a sign, one beside a check that ran and failed.
 # Prints "parse-selftest: N passed, N failed"; exits 1 on any mismatch.
 set -u
 . "$(dirname "$0")/lib.sh"

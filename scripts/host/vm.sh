@@ -146,6 +146,9 @@ rc=0
 timeout -k 10 "$TIMEOUT" "$@" || rc=$?
 echo "$(( $(now) - t0 ))" > "$out/seconds"
 if [ $rc = 124 ] || [ $rc = 137 ]; then
+	# For a later judgement (make matrix REJUDGE=1): the judge cannot
+	# tell a timeout from the logs.
+	: > "$out/timed-out"
 	say "vm: TIMEOUT after ${TIMEOUT}s; console tail ($out/console.log):"
 	tail -25 "$out/console.log"
 	say "vm: report tail ($out/report.log):"
