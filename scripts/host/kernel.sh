@@ -106,6 +106,8 @@ fi
 
 [ "$what" = config ] && { say "kernel: $tree-$flavour configured ($arch): $out/.config"; exit 0; }
 
+# A cold debug build writes about 600 MiB; ld needs room for vmlinux twice.
+need_space 1536 "kernel: the $tree-$flavour build"
 t0=$(now)
 if ! kmake -j"$jobs" all > "$out/build.log" 2>&1; then
 	tail -40 "$out/build.log"

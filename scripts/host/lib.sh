@@ -36,6 +36,18 @@ run() { printf '+ %s\n' "$*"; "$@"; }
 # Seconds since the epoch, for stage timings.
 now() { date +%s; }
 
+# need_space MIB WHAT: stop unless the build folder's file system has MIB
+# MiB free. A kernel build that fills the disk fails late, in the link,
+# with "No space left on device" and a half-written vmlinux; this says it
+# first, with what to free.
+need_space() {
+	mkdir -p "$BUILD"
+	_free=$(df -Pm "$BUILD" | awk 'NR == 2 { print $4 }')
+	[ -z "$_free" ] || [ "$_free" -ge "$1" ] ||
+		die "$2 needs $1 MiB free on the disk of $BUILD, which has $_free MiB:
+free some (old clones of the project, build/out/* kernels no longer used) and run it again"
+}
+
 # Source folder for a tree name: "patched" is the git tree, "base" a worktree on tag base,
 # "mid" a worktree on a commit of the series (scripts/host/bench-zram.sh sets it up),
 # "check" another one that scripts/host/check-series.sh moves along the series,

@@ -24,6 +24,8 @@ unpack_base() {
 	# A base worktree of an earlier build/linux would point at a repository
 	# that is gone: it goes too (base_worktree adds it again).
 	rm -rf "$TREE" "$TREE.tmp" "$(tree_dir base)"
+	# The sources (1.6 GiB) and git's objects for them (0.5 GiB before packing).
+	need_space 3072 "tree: unpacking $SRC_NAME"
 	mkdir -p "$TREE.tmp"
 	run tar -xJf "$SRC_TARBALL" -C "$TREE.tmp" --strip-components=1
 	cd "$TREE.tmp"
