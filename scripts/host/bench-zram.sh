@@ -35,6 +35,13 @@
 #   MEM_CPUS (64; 0: no memory boots), PAR (2), TIMEOUT (per boot, s; 5400), ACCEL (icount),
 #   ONLY (unset: everything; "mem": only the memory boots, then the report;
 #   "report": only the report, from the runs in the build folders).
+#
+# SWEEP=readers: what writers get as readers per CPU rise. Instead of the
+# latency job, one boot per kernel and per count of READERS_LIST ("1 2 4 8")
+# at each CPU count of BENCH_CPUS, scenarios interactive and saturating,
+# WRITERS writers per CPU throughout; no memory boots. Runs go to
+# OUT/bench-zram-CPUScpu-rREADERS; the report (zram-readers.py) to
+# bench/results/zram-readers.md (-BASE on 7.3), .json.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -64,6 +71,9 @@ VARIANT=$TOP/bench/variants/read-stream-mutex.patch
 results=$TOP/bench/results
 algos=$(echo "$ALGOS" | tr ' ' ',')
 ONLY=${ONLY:-}
+SWEEP=${SWEEP:-}
+READERS_LIST=${READERS_LIST:-1 2 4 8}
+case $SWEEP in '' | readers) ;; *) die "SWEEP must be readers or unset, not '$SWEEP'" ;; esac
 case $ONLY in '' | mem | report) ;; *) die "ONLY must be mem or report, not '$ONLY'" ;; esac
 case $ACCEL in icount | tcg | kvm | auto) ;; *) die "ACCEL must be icount, tcg, kvm or auto" ;; esac
 
@@ -127,7 +137,7 @@ failed=$WORK/bench-zram.failed
 runs=""
 nrun=0
 boot() {
-	name=$2-$3cpu
+	name=$2-$3cpu${SUFFIX:-}
 	runs="$runs --run $1=$(out_dir "$1" "$FLAVOUR")/$name"
 	case "$ONLY:$2" in report:* | mem:bench-zram) return 0 ;; esac
 	icount=0 accel=$6
@@ -144,7 +154,30 @@ boot() {
 	fi
 }
 params="harness.algos=$algos harness.level=$LEVEL harness.runs=$RUNS harness.runtime=$RUNTIME"
-params="$params harness.disksize=$DISKSIZE harness.think=$THINK harness.readers=$READERS harness.writers=$WRITERS"
+params="$params harness.disksize=$DISKSIZE harness.think=$THINK harness.writers=$WRITERS"
+if [ "$SWEEP" = readers ]; then
+	for cpus in $BENCH_CPUS; do
+		for r in $READERS_LIST; do
+			for tree in $KERNELS; do
+				SUFFIX=-r$r boot "$tree" bench-zram "$cpus" 1024 1 "$ACCEL" \
+					"$params harness.readers=$r harness.scenarios=interactive,saturating"
+			done
+		done
+	done
+	wait
+	mkdir -p "$results"
+	cmd="make bench-zram SWEEP=readers"
+	[ "$BASE" = 6.12 ] || cmd="$cmd BASE=$BASE"
+	cmd="$cmd KERNELS='$KERNELS' READERS_LIST='$READERS_LIST' WRITERS=$WRITERS ALGOS='$ALGOS' LEVEL=$LEVEL"
+	cmd="$cmd RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE THINK=$THINK BENCH_CPUS='$BENCH_CPUS' ACCEL=$ACCEL"
+	run python3 "$TOP/scripts/host/zram-readers.py" $runs --command "$cmd" \
+		--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --project "$(project_id | tr '\n' ' ' | sed 's/ $//')" \
+		--out-md "$results/zram-readers$suffix.md" --out-json "$results/zram-readers$suffix.json"
+	say "bench: wrote $results/zram-readers$suffix.md and .json"
+	[ ! -s "$failed" ] || die "bench: failed runs: $(tr '\n' ' ' < "$failed")"
+	exit 0
+fi
+params="$params harness.readers=$READERS"
 for cpus in $BENCH_CPUS; do
 	for tree in $KERNELS; do
 		boot "$tree" bench-zram "$cpus" 1024 1 "$ACCEL" "$params"
