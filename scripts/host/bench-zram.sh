@@ -209,7 +209,7 @@ done
 # What a reader can resolve: the project commit and the series
 # (git rev-parse HEAD:patches), "-dirty" where the files differed.
 versions="$versions
-project $(project_id | tr '\n' ' ' | sed 's/ $//')"
+$(project_id | tr '\n' ' ' | sed 's/ $//')"
 cmd="make bench-zram"
 [ "$BASE" = 6.12 ] || cmd="$cmd BASE=$BASE KERNELS='$KERNELS'"
 cmd="$cmd ALGOS='$ALGOS' LEVEL=$LEVEL RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE"

@@ -378,6 +378,10 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
     w("- Command: `%s`" % data["command"])
     w("- Host: %s" % data["host"])
     w("- Accelerator: %s" % data["accel_text"])
+    # The project commit and the series (project_id): what a reader resolves.
+    proj = data["versions"].get("project") or data["versions"].get("project project")
+    if proj:
+        w("- Project: %s (git rev-parse HEAD:patches/BASE for patches=)" % ("project=" + proj))
     for k in kernels:
         w("- %s: %s; %s" % (k, KERNEL_TEXT.get(k, k), data["versions"].get(k, "unknown")))
     w("- Guest: `preempt=full`, 1024 MiB; %s" % data["guest"])
