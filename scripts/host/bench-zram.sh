@@ -172,6 +172,7 @@ if [ "$SWEEP" = readers ]; then
 	cmd="$cmd RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE THINK=$THINK BENCH_CPUS='$BENCH_CPUS' ACCEL=$ACCEL"
 	run python3 "$TOP/scripts/host/zram-readers.py" $runs --command "$cmd" \
 		--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --project "$(project_id | tr '\n' ' ' | sed 's/ $//')" \
+		--notes "$TOP/bench/zram-readers-notes$suffix.md" \
 		--out-md "$results/zram-readers$suffix.md" --out-json "$results/zram-readers$suffix.json"
 	say "bench: wrote $results/zram-readers$suffix.md and .json"
 	[ ! -s "$failed" ] || die "bench: failed runs: $(tr '\n' ' ' < "$failed")"

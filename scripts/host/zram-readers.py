@@ -34,12 +34,19 @@ def share(rec):
     return 100.0 * w / (r + w)
 
 
+def write_cost(rec):
+    """CPU time per write, in us (getrusage: tick-sampled, see the notes)."""
+    ms, n = zl.get(rec, "write.cpu_ms"), zl.get(rec, "write.ios")
+    return ms * 1000.0 / n if ms is not None and n else None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", action="append", default=[])
     ap.add_argument("--command", default="")
     ap.add_argument("--base-text", default="")
     ap.add_argument("--project", default="")
+    ap.add_argument("--notes", help="a hand-written Markdown file put after the header")
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--out-json", required=True)
     a = ap.parse_args()
@@ -80,6 +87,9 @@ def main():
                " used (user + system; compression runs in the writers' system time)."
                % max(len({r["run"] for r in recs}), 0))
     out.append("")
+    if a.notes and os.path.exists(a.notes):
+        out.append(open(a.notes).read().rstrip("\n"))
+        out.append("")
     table = []
     for algo in algos:
         for cpus in cpus_list:
@@ -87,8 +97,8 @@ def main():
                 out.append("## %s, %s, %d vCPU%s" % (algo, scen, cpus, "" if cpus == 1 else "s"))
                 out.append("")
                 out.append("| readers/CPU | kernel | reads/s | read p99 us | writes/s | writes vs base"
-                           " | reads vs base | writers' CPU |")
-                out.append("|--:|---|--:|--:|--:|---|---|--:|")
+                           " | reads vs base | writers' CPU | CPU us/write | wake-to-done us |")
+                out.append("|--:|---|--:|--:|--:|---|---|--:|--:|--:|")
                 for r in readers:
                     b = zl.sel(recs, kernel="base", algo=algo, cpus=cpus, scenario=scen, readers=r)
                     for k in kernels:
@@ -100,6 +110,8 @@ def main():
                                "read_p99_us": zl.med(zl.vals(rs, "read.p99_us")),
                                "write_iops": zl.med(zl.vals(rs, "write.iops")),
                                "writers_cpu_pct": zl.med([share(x) for x in rs]),
+                               "write_cpu_us": zl.med([write_cost(x) for x in rs]),
+                               "wake_to_done_us": zl.med(zl.vals(rs, "read.wake_to_done_us")),
                                "seeds": len(rs)}
                         if k == "base" or not b:
                             wvb = rvb = "" if k == "base" else "n/a"
@@ -110,11 +122,12 @@ def main():
                                                              zl.med(zl.vals(b, "write.iops")))
                             row["reads_vs_base"] = zl.ratio(row["read_iops"], zl.med(zl.vals(b, "read.iops")))
                         table.append(row)
-                        out.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                        out.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                             r, k, zl.f_num(row["read_iops"]), zl.f_num(row["read_p99_us"]),
                             zl.f_num(row["write_iops"]), wvb, rvb,
                             zl.f_num(row["writers_cpu_pct"], 0) + " %" if row["writers_cpu_pct"] is not None
-                            else "n/a"))
+                            else "n/a", zl.f_num(row["write_cpu_us"], 0),
+                            zl.f_num(row["wake_to_done_us"]) if scen == "interactive" else "-"))
                 out.append("")
     if warnings:
         out.append("## Warnings")
