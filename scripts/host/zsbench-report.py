@@ -115,8 +115,15 @@ def fmt_pct(v):
     return "n/a" if v is None else "%+.4f%%" % v
 
 
+def shown_path(path):
+    """A path under the repository, relative to it: no machine's path in a result."""
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    rel = os.path.relpath(os.path.abspath(path), top)
+    return path if rel.startswith("..") else rel
+
+
 def side(name, path, version, runs):
-    return {"name": name, "log": path, "version": version, "api": runs[0]["api"],
+    return {"name": name, "log": shown_path(path), "version": version, "api": runs[0]["api"],
             "objs": runs[0]["objs"], "n": len(runs),
             "runs": [{k: r[k] for k in ("run", "read_ns", "write_ns", "total_ns")}
                      for r in runs]}
