@@ -24,7 +24,7 @@ H       := scripts/host
 export BASE CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-check export kernel initramfs run test soak faults parse \
-	bench-zsmalloc bench-zram bench-boot-mem check-series matrix clean help
+	bench-zsmalloc bench-zram bench-boot-mem check-series matrix lint clean help
 all: help
 
 help: ## this list: every target, then the variables
@@ -113,6 +113,9 @@ bench-boot-mem: tree-check ## memory after boot at 64 vCPUs, base and patched
 	@sh $(H)/bench-boot-mem.sh
 
 # Build the kernel at every patch of the series and checkpatch each patch.
+lint: ## shellcheck and pyflakes on the harness's scripts (CI runs it)
+	@sh $(H)/lint.sh
+
 check-series: tree-check ## build every patch of the series and checkpatch it
 	@sh $(H)/check-series.sh
 

@@ -17,7 +17,7 @@ if [ -n "${HARNESS_KSELFTESTS:-}" ]; then
 	done
 fi
 if [ -x /kselftest/run_kselftest.sh ]; then
-	cd /kselftest
+	cd /kselftest || exit 1
 	./run_kselftest.sh $select 2>&1 | tee /tmp/kselftest.log
 	cd /
 	# Every result of every program counts: each program's own KTAP

@@ -1,4 +1,5 @@
 # Helpers for the guest jobs (sourced, busybox sh).
+# shellcheck disable=SC2034 # HARNESS_FAILED is for the jobs that source it
 # Every check prints one KTAP-like line that the host counts:
 #   HARNESS: ok NAME | HARNESS: not ok NAME | HARNESS: skip NAME
 pass() { echo "HARNESS: ok $*"; }

@@ -64,6 +64,7 @@ fi
 mkdir -p "$out"
 stale=0
 [ -f "$out/.config" ] || stale=1
+# shellcheck disable=SC3013 # dash and busybox sh have -nt
 for f in $frags; do [ "$f" -nt "$out/.config" ] && stale=1; done
 if [ $stale = 1 ]; then
 	kmake tinyconfig >/dev/null

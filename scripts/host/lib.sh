@@ -1,4 +1,5 @@
 # Shared helpers for the host scripts (sourced, POSIX sh).
+# shellcheck disable=SC2034 # its variables are for the scripts that source it
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 

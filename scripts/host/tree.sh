@@ -58,7 +58,11 @@ base_worktree() {
 }
 
 series() {
-	ls "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-' || true
+	for p in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
+		case $p in */0000-*) continue ;; esac
+		[ -f "$p" ] && echo "$p"
+	done
+	return 0
 }
 
 apply_series() {
