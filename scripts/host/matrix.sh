@@ -72,16 +72,6 @@ guest_append() {
 	esac
 }
 
-# count KIND FILE: "P ok, F failed, S skipped" of the guest checks whose
-# name starts with KIND (kselftest:, swap:, zswap:).
-count() {
-	awk -v k="$1" '
-	$1 == "HARNESS:" && $2 == "ok" && $3 == k { p++ }
-	$1 == "HARNESS:" && $2 == "not" && $4 == k { f++ }
-	$1 == "HARNESS:" && $2 == "skip" && $3 == k { s++ }
-	END { printf("%d ok, %d failed, %d skipped", p, f, s) }' "$2"
-}
-
 # The row's name: the flavour for the 6.12 series, else BASE-TREE-FLAVOUR.
 key() {
 	if [ "$BASE" = 6.12 ] && [ "$tree" = patched ]; then echo "$1"; else echo "$BASE-$tree-$1"; fi
@@ -113,29 +103,10 @@ row() {
 			"$rname" "$arch" "$pages" "$kver" "$status" "$date" "$base" > "$rows/$rname.row"
 		return
 	fi
-	# parse.sh's record of the run (results.tsv: status, name, detail).
-	kp=$(grep -c '^pass	kunit: ' "$run/results.tsv" || true)
-	kf=$(grep -c '^fail	kunit: ' "$run/results.tsv" || true)
-	ks=$(grep -c '^skip	kunit: ' "$run/results.tsv" || true)
-	ksum="$kp passed, $kf failed"
-	[ "$ks" = 0 ] || ksum="$ksum, $ks skipped"
-	# The runner's own result lines: there even when the job did not end.
-	kself=$(awk '
-	/^ok [0-9]+ selftests: .*# SKIP/ { s++; next }
-	/^ok [0-9]+ selftests: / { p++ }
-	/^not ok [0-9]+ selftests: / { f++; n = n " " $6 }
-	END { printf("%d ok, %d failed%s, %d skipped", p, f, f ? " (" substr(n, 2) ")" : "", s) }
-	' "$run/report.log")
-	# A program that skipped as a whole (zram04, zram08, zram09 without fio,
-	# zram08 with one CPU), with the reason it printed ("1..0 # SKIP why").
-	kself="$kself$(awk '
-	/^# selftests: / { why = ""; next }
-	/^# 1\.\.0 # SKIP/ { why = $0; sub(/^# 1\.\.0 # SKIP */, "", why); next }
-	/^ok [0-9]+ selftests: .*# SKIP/ {
-		n = $0; sub(/^ok [0-9]+ selftests: [^:]*: /, "", n); sub(/ *#.*/, "", n)
-		printf(" (%s skipped%s)", n, why == "" ? "" : ": " why)
-	}' "$run/report.log")"
-	swap="$(count swap: "$run/report.log"); zswap $(count zswap: "$run/report.log")"
+	# parse.sh's record of the run (results.tsv: status, name, detail):
+	# the KUnit, kselftest and swap columns (matrix-row.awk).
+	cols=$(awk -f "$TOP/scripts/host/matrix-row.awk" "$run/results.tsv")
+	ksum=$(echo "$cols" | cut -f1) kself=$(echo "$cols" | cut -f2) swap=$(echo "$cols" | cut -f3)
 	# What failed the run, then the KCSAN reports elsewhere in the kernel
 	# that parse.sh only lists (the kcsan flavour).
 	listed=' \[KCSAN elsewhere: listed, not failed\]$'

@@ -3,15 +3,20 @@
 # CASE/: console.log, report.log, ktap-expected as vm.sh leaves them, and
 # kcsan-ours.txt as parse.sh saves it) and check its exit status and
 # summary line against CASE/expect (a comment line, the exit status, the
-# summary line), and its splats.txt against CASE/splats.expect where there
-# is one. A passing run, a WARNING, a KUnit failure, nested skips, a crash
+# summary line), its splats.txt against CASE/splats.expect, its record
+# results.tsv against CASE/results.expect, and the matrix row's columns
+# made from that record (matrix-row.awk) against CASE/matrix.expect, each
+# where the case has one. A passing run, a WARNING, a KUnit failure, nested skips, a crash
 # before KTAP ends, no KTAP, no console, no guest result, a job that prints
 # "BUG:", a failed guest check; KCSAN reports (kcsan-*): a race in zram, on
 # a stack through zram, of unknown origin in zsmalloc, in zsmalloc's static
 # helpers (the saved symbol list), elsewhere in the kernel (listed, passes),
 # and elsewhere beside another BUG (fails); known bugs (known-bug-*): one
 # that showed (expected failures), one that did not, one beside another
-# report, one without a sign, one beside a check that ran and failed.
+# report, one without a sign, one beside a check that ran and failed; the
+# kselftest runner's output (kselftest-*): read on the host, a program cut
+# short, and the report of a guest from before, which printed its own
+# HARNESS lines for it.
 # Prints "parse-selftest: N passed, N failed"; exits 1 on any mismatch.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -24,24 +29,33 @@ for c in "$cases"/*/; do
 	name=$(basename "$c")
 	rm -rf "${tmp:?}/$name"
 	cp -r "$c" "$tmp/$name"
-	rm -f "$tmp/$name/expect" "$tmp/$name/splats.expect"
+	rm -f "$tmp/$name"/*expect
 	rc=0
 	sh "$TOP/scripts/host/parse.sh" "$tmp/$name" > "$tmp/$name.out" 2>&1 || rc=$?
 	got=$(tail -1 "$tmp/$name.out")
 	want_rc=$(sed -n 2p "$c/expect")
 	want=$(sed -n 3p "$c/expect")
-	splats_ok=1
-	if [ -f "$c/splats.expect" ] && ! cmp -s "$c/splats.expect" "$tmp/$name/splats.txt"; then
-		splats_ok=0
+	# The record with the case's folder named CASE/ (a manifest's path).
+	if [ -f "$tmp/$name/results.tsv" ]; then
+		sed "s#$tmp/$name/#CASE/#g" "$tmp/$name/results.tsv" > "$tmp/$name/results.txt"
+		awk -f "$TOP/scripts/host/matrix-row.awk" "$tmp/$name/results.tsv" > "$tmp/$name/matrix.txt"
 	fi
-	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ $splats_ok = 1 ]; then
+	# The files that differ from the case's FILE.expect: "splats.txt ...".
+	differ=""
+	for e in splats:splats.txt results:results.txt matrix:matrix.txt; do
+		[ ! -f "$c/${e%%:*}.expect" ] || cmp -s "$c/${e%%:*}.expect" "$tmp/$name/${e#*:}" ||
+			differ="$differ $e"
+	done
+	if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ] && [ -z "$differ" ]; then
 		p=$((p + 1))
 	else
 		f=$((f + 1))
 		say "parse-selftest: FAIL $name ($(sed -n 's/^# //p' "$c/expect")):" \
 			"exit $rc, '$got'; expected exit $want_rc, '$want'"
-		[ $splats_ok = 1 ] || { say "    splats.txt differs from splats.expect:"
-			diff "$c/splats.expect" "$tmp/$name/splats.txt" | sed 's/^/    /'; }
+		for e in $differ; do
+			say "    ${e#*:} differs from ${e%%:*}.expect:"
+			diff "$c/${e%%:*}.expect" "$tmp/$name/${e#*:}" | sed 's/^/    /'
+		done
 		sed 's/^/    /' "$tmp/$name.out"
 	fi
 done

@@ -9,8 +9,10 @@
 #    whose nested results all passed but that failed itself (a crash, a
 #    timeout) fails too, and so does a suite with no cases (1..0);
 #  - the guest's checks ("HARNESS: ok|not ok|skip NAME" in report.log):
-#    kselftests, swap, zswap, stall, and health.sh's "kernel: ..." checks
-#    (taint, lockdep, the kernel log, read in the guest);
+#    swap, zswap, stall, and health.sh's "kernel: ..." checks (taint,
+#    lockdep, the kernel log, read in the guest);
+#  - "kselftest: PROG: RESULT": every result of the kselftest runner's
+#    output, which the test job copies to report.log (checks.awk);
 #  - "judge: ...": the guest reported success, the console is free of
 #    kernel reports (any WARNING, BUG, Oops, lockdep, KASAN, UBSAN or
 #    KFENCE report, hung task or panic, whatever the guest said), the
@@ -275,18 +277,12 @@ if [ "$(cat "$dir/ktap-expected" 2>/dev/null)" = 1 ] && [ "$suites" = 0 ]; then
 		"this kernel runs KUnit at boot, but the console has no KTAP"
 fi
 
-# The guest's checks; a KTAP directive in the name ("... # SKIP why", as
-# a kselftest's skipped result is passed on) is its detail.
-awk '/^HARNESS: (ok|not ok|skip) / {
-	st = $2 == "ok" ? "pass" : ($2 == "not" ? "fail" : "skip")
-	name = $0; sub(/^HARNESS: (ok|not ok|skip) /, "", name)
-	why = ""
-	if (match(name, / # (SKIP|TODO|XFAIL)( |$)/)) {
-		why = substr(name, RSTART + 3); sub(/^SKIP ?/, "", why)
-		name = substr(name, 1, RSTART - 1)
-	}
-	printf("%s\t%s\t%s\n", st, name, why)
-}' "$report" >> "$results"
+# The guest's checks: its "HARNESS:" lines and the kselftest runner's
+# results (checks.awk). A guest from before the host read the runner's
+# output printed a "HARNESS: ... kselftest: PROG..." line of each itself.
+runner=1
+grep -qE '^HARNESS: (ok|not ok|skip) kselftest: [^ ]+(: | #|$)' "$report" && runner=0
+awk -v runner=$runner -f "$TOP/scripts/host/checks.awk" "$report" >> "$results"
 
 # What must run, the skips allowed and the known bugs: the job's manifest,
 # scripts/manifests/JOB (JOB from run.info); a run folder's own "manifest"
