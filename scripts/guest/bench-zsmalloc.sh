@@ -55,16 +55,7 @@ tag="bench-zsmalloc[$$]: loading $ko runs=$runs nr_objs=$nr_objs at $(date +%s)"
 insmod "$ko" runs="$runs" nr_objs="$nr_objs"
 rc=$?
 
-lines=$(dmesg | awk -v tag="$tag" '
-	tag != "" && index($0, tag) { seen = 1; after_tag = ""; next }
-	/zsbench: start / { after_start = "" }
-	/zsbench: / {
-		line = $0
-		sub(/^.*zsbench: /, "zsbench: ", line)
-		after_tag = after_tag line "\n"
-		after_start = after_start line "\n"
-	}
-	END { printf "%s", seen ? after_tag : after_start }')
+lines=$(dmesg | awk -v tag="$tag" -f /harness/zsbench-lines.awk)
 [ -n "$lines" ] && printf '%s\n' "$lines"
 
 status=0

@@ -51,20 +51,7 @@ fi
 # the closing line of "=" after "Reported by Kernel Concurrency
 # Sanitizer"), whose stack frames (rcu_..._stall) are no reports, as the
 # host's judge does; a title naming zsmalloc or zram code is ours.
-if ! awk -v splats="$(cat /harness/splats.ere)" '
-{ l = $0; sub(/^\[ *[0-9]*\.[0-9]*\] ?/, "", l) }
-l ~ /^BUG: KCSAN: / {
-	inrep = 1; footer = 0
-	if (l ~ /(zs_|zspage|zram|zcomp)/) print "ours\t" l; else print "listed\t" l
-	next
-}
-inrep {
-	if (l ~ /^Reported by Kernel Concurrency Sanitizer on:$/) footer = 1
-	else if (footer && l ~ /^=+$/) inrep = 0
-	next
-}
-l ~ splats { print "ours\t" l }
-' /tmp/health.log > /tmp/health.splats; then
+if ! awk -v splats="$(cat /harness/splats.ere)" -f /harness/kernel-log.awk /tmp/health.log > /tmp/health.splats; then
 	fail "kernel: no report in the kernel log (the scan failed)"
 	exit 1
 fi

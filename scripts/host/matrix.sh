@@ -42,14 +42,7 @@ mkdir -p "$rows"
 # taken from the committed table, so that a run of one flavour keeps the
 # others'.
 if [ -f "$results" ]; then
-	awk -F'|' -v rows="$rows" '
-	/^\| (flavour|---) / { next }
-	/^\| / {
-		name = $2; gsub(/^ +| +$/, "", name)
-		f = rows "/" name (NF == 13 ? ".row" : NF == 6 ? ".time" : ".other")
-		if (name != "" && f !~ /\.other$/ && (getline x < f) < 0)
-			print > f
-	}' "$results"
+	awk -v rows="$rows" -f "$TOP/scripts/host/matrix-table.awk" "$results"
 fi
 
 # Memory and kernel arguments of each flavour's guest. PREEMPT_RT has no

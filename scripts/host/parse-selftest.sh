@@ -5,8 +5,11 @@
 # summary line against CASE/expect (a comment line, the exit status, the
 # summary line), its splats.txt against CASE/splats.expect, its record
 # results.tsv against CASE/results.expect, and the matrix row's columns
-# made from that record (matrix-row.awk) against CASE/matrix.expect, each
-# where the case has one. A passing run, a WARNING, a KUnit failure, nested skips, a crash
+# made from that record (matrix-row.awk) against CASE/matrix.expect, the
+# manifest that manifest-gen.sh drafts from it against CASE/draft.expect,
+# and the guest's own scan of its kernel log (scripts/guest/kernel-log.awk,
+# run on the console) against CASE/health.expect, each where the case has
+# one. Then matrix-table.awk on bench/results/matrix.md. A passing run, a WARNING, a KUnit failure, nested skips, a crash
 # before KTAP ends, no KTAP, no console, no guest result, a job that prints
 # "BUG:", a failed guest check; KCSAN reports (kcsan-*): a race in zram, on
 # a stack through zram, of unknown origin in zsmalloc, in zsmalloc's static
@@ -39,10 +42,15 @@ for c in "$cases"/*/; do
 	if [ -f "$tmp/$name/results.tsv" ]; then
 		sed "s#$tmp/$name/#CASE/#g" "$tmp/$name/results.tsv" > "$tmp/$name/results.txt"
 		awk -f "$TOP/scripts/host/matrix-row.awk" "$tmp/$name/results.tsv" > "$tmp/$name/matrix.txt"
+		sh "$TOP/scripts/host/manifest-gen.sh" "$tmp/$name" > "$tmp/$name/draft.txt" 2>&1
 	fi
-	# The files that differ from the case's FILE.expect: "splats.txt ...".
+	# The guest's scan of its kernel log (health.sh), over the console.
+	[ ! -f "$c/health.expect" ] ||
+		awk -v splats="$(cat "$TOP/scripts/guest/splats.ere")" -f "$TOP/scripts/guest/kernel-log.awk" \
+			"$c/console.log" > "$tmp/$name/health.txt" 2>&1
+	# The files that differ from the case's FILE.expect: "splats:splats.txt ...".
 	differ=""
-	for e in splats:splats.txt results:results.txt matrix:matrix.txt; do
+	for e in splats:splats.txt results:results.txt matrix:matrix.txt draft:draft.txt health:health.txt; do
 		[ ! -f "$c/${e%%:*}.expect" ] || cmp -s "$c/${e%%:*}.expect" "$tmp/$name/${e#*:}" ||
 			differ="$differ $e"
 	done
@@ -59,5 +67,21 @@ for c in "$cases"/*/; do
 		sed 's/^/    /' "$tmp/$name.out"
 	fi
 done
+
+# matrix.sh keeps the committed table's rows (matrix-table.awk): each of
+# bench/results/matrix.md's rows comes back whole, once, in its own file.
+table=$TOP/bench/results/matrix.md
+mkdir "$tmp/rows"
+awk -v rows="$tmp/rows" -f "$TOP/scripts/host/matrix-table.awk" "$table"
+want=$(grep '^| ' "$table" | grep -Ev '^\| (flavour|---) ' | sort)
+got=$(cat "$tmp"/rows/* 2>/dev/null | sort)
+if [ -n "$want" ] && [ "$got" = "$want" ]; then
+	p=$((p + 1))
+else
+	f=$((f + 1))
+	say "parse-selftest: FAIL matrix-table.awk: the rows of $table do not come back whole:"
+	printf '%s\n' "$want" > "$tmp/want"; printf '%s\n' "$got" > "$tmp/got"
+	diff "$tmp/want" "$tmp/got" | sed 's/^/    /'
+fi
 say "parse-selftest: $p passed, $f failed"
 [ "$f" = 0 ]

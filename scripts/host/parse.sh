@@ -108,161 +108,27 @@ kcsan_ours() {
 
 strip "$console" > "$dir/console.txt"
 grep -q 'BUG: KCSAN: ' "$dir/console.txt" && kcsan_ours
-# The kernel's part of the console. The guest no longer writes to the
-# console (scripts/guest/init), but a console saved before that has the
-# job's lines there too, prefixed "guest| ", and the kernel's output can be
-# glued onto one of them when the two interleave mid-line: "guest|
-# HARNESS: ok swap: every byte[ 612.34] INFO: task ... blocked". Such a
-# line is the job's only as far as the job wrote it: its longest common
-# prefix with a line of report.log is cut off, and the rest (its
-# timestamp stripped) is judged as the kernel's. A prefixed line that
-# shares no prefix with a line of the job's is judged whole.
+# The kernel's part of the console: a console saved before the guest
+# wrote to the report channel alone has the job's lines on it too,
+# prefixed "guest| ", and kernel text may be glued onto them
+# (kernel-lines.awk).
 legacy=0
 grep -q '^guest| ' "$dir/console.txt" && legacy=1
-awk -v report="$report" -v legacy=$legacy 'BEGIN {
-	# The job lines by their first 4 characters (shorter ones apart).
-	while (legacy && (getline l < report) > 0) {
-		if (length(l) >= 4) {
-			k = substr(l, 1, 4)
-			c4[k, ++n4[k]] = l
-		} else if (length(l) > 0)
-			shorts[++nshort] = l
-		mine[l] = 1
-	}
-}
-/^guest\| / {
-	l = substr($0, 8)
-	if (l in mine)
-		next
-	# The most of the line that the job wrote: its longest common prefix
-	# with a line of report.log (whole, or cut short by kernel text).
-	best = 0
-	k = substr(l, 1, 4)
-	for (i = 1; i <= n4[k] + nshort; i++) {
-		c = i <= n4[k] ? c4[k, i] : shorts[i - n4[k]]
-		m = length(c) < length(l) ? length(c) : length(l)
-		if (m <= best || substr(l, 1, best + 1) != substr(c, 1, best + 1))
-			continue
-		lo = best + 1; hi = m
-		while (lo < hi) {
-			mid = int((lo + hi + 1) / 2)
-			if (substr(l, 1, mid) == substr(c, 1, mid)) lo = mid; else hi = mid - 1
-		}
-		best = lo
-	}
-	l = substr(l, best + 1)
-	sub(/^\[ *[0-9]*\.[0-9]*\] ?/, "", l)
-	if (l != "")
-		print l
-	next
-}
-{ print }' "$dir/console.txt" > "$dir/kernel.txt"
+awk -v report="$report" -v legacy=$legacy -f "$TOP/scripts/host/kernel-lines.awk" \
+	"$dir/console.txt" > "$dir/kernel.txt"
 
-# The splat scan, over every line of the kernel's part. A KCSAN report is
-# one splat: its title line, marked "[KCSAN in zsmalloc/zram: FUNCTION]"
-# or "[KCSAN elsewhere: listed, not failed]". The lines of its body are
-# not scanned (a frame such as rcu_..._stall is no stall); another CPU's
-# message printed in the middle of it is (it does not end the report,
-# whose stack may go on after it). A report ends with its closing line of
-# "=", the next KCSAN report or the end of the console.
-awk -v splats="$SPLATS" -v ourfile="$dir/kcsan-ours.txt" -v kcsan="$dir/kcsan.txt" '
-BEGIN {
-	while ((getline l < ourfile) > 0) ours[l] = 1
-	printf("") > kcsan
-}
-# "zram_read_page.isra.0+0x1a/0x2f0" -> "zram_read_page"
-function base(f) { sub(/\+0x.*/, "", f); sub(/\..*/, "", f); return f }
-function mine(f) { f = base(f); return (f in ours) || f ~ /^(__)?(zs_|zspage|zram|zcomp)/ }
-function body(l) {
-	return l ~ /^=+$/ || l == "" || l ~ /^ *[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+( \[[a-z0-9_]+\])?$/ ||
-		l ~ /^(read|write|read-write|assert no [a-z]+)( \([a-z, ]+\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (task [0-9]+|interrupt) on cpu [0-9]+:$/ ||
-		l ~ /^race at unknown origin, with / || l ~ /^  \|$/ || l ~ /^  \+-> reordered to: / ||
-		l ~ /^ ?(value|bits) changed: / || l ~ /^Reported by Kernel Concurrency Sanitizer on:$/ ||
-		l ~ /^CPU: [0-9]+ / || l ~ /^(Hardware name|Workqueue|Tainted|Stopper|Sched_ext): /
-}
-function report_done() {
-	if (!inrep)
-		return
-	if (hit != "") {
-		printf("%s [KCSAN in zsmalloc/zram: %s]\n", title, hit)
-		printf("fail\t%s\t%s\n", title, hit) > kcsan
-	} else {
-		printf("%s [KCSAN elsewhere: listed, not failed]\n", title)
-		printf("listed\t%s\n", title) > kcsan
-	}
-	inrep = 0
-}
-/^BUG: KCSAN: / {
-	report_done()
-	inrep = 1; title = $0; hit = ""; footer = 0
-	t = $0; sub(/^BUG: KCSAN: .* in /, "", t)
-	n = split(t, fs, / \/ /)
-	for (i = 1; i <= n; i++)
-		if (hit == "" && mine(fs[i]))
-			hit = base(fs[i])
-	next
-}
-inrep && body($0) {
-	if (footer && $0 ~ /^=+$/) {
-		report_done()
-		next
-	}
-	if ($0 ~ /^Reported by Kernel Concurrency Sanitizer on:$/)
-		footer = 1
-	for (i = 1; i <= NF; i++)
-		if (hit == "" && $i ~ /\+0x[0-9a-f]+\/0x[0-9a-f]+$/ && mine($i))
-			hit = base($i)
-	next
-}
-$0 ~ splats { print }
-END { report_done() }
-' "$dir/kernel.txt" > "$dir/splats.txt"
+# The splat scan, over every line of the kernel's part; a KCSAN report is
+# one splat, its title marked ours or listed (splats.awk).
+awk -v splats="$SPLATS" -v ourfile="$dir/kcsan-ours.txt" -v kcsan="$dir/kcsan.txt" \
+	-f "$TOP/scripts/host/splats.awk" "$dir/kernel.txt" > "$dir/splats.txt"
 [ -s "$dir/kcsan.txt" ] || rm -f "$dir/kcsan.txt"
 LISTED=' \[KCSAN elsewhere: listed, not failed\]$'
 # Built-in KUnit suites run before init: read KTAP from that part only.
 sed '/^Run .* as init process/q' "$dir/kernel.txt" > "$dir/kunit.ktap"
 
-# KUnit: every result at every depth that has no results nested under it
-# (a test case, or one parameter of a parameterised case) is one result,
-# named SUITE/CASE[/PARAM] from the "# Subtest:" lines above it; a result
-# with nested ones (a suite, a parameterised case) is one only if it
-# failed while none of its own did (a crash, a timeout). A suite (depth 0)
-# with no results of its own (1..0) fails: an empty suite tests nothing.
-# Depth: four spaces of indentation a level.
-awk '
-function depth(l,   n) { n = match(l, /[^ ]/) - 1; return int(n / 4) }
-function path(d, name,   i, p) {
-	p = ""
-	for (i = 1; i <= d; i++)
-		p = p sub_[i] "/"
-	return "kunit: " p name
-}
-/^ *# Subtest: / {
-	d = depth($0); s = $0; sub(/^ *# Subtest: /, "", s); sub_[d] = s
-	next
-}
-/^ *(not )?ok [0-9]+ / {
-	d = depth($0); line = $0; sub(/^ */, "", line)
-	bad = line ~ /^not ok/; skipped = line ~ /# SKIP/
-	name = line; sub(/^(not )?ok [0-9]+ /, "", name)
-	why = ""
-	if (skipped) { why = name; sub(/.*# SKIP */, "", why) }
-	sub(/ *#.*$/, "", name)
-	if (kids[d + 1] > 0) {
-		if (bad && !badkids[d + 1])
-			printf("fail\t%s\t%s\n", path(d, name), "failed, none of its results did (a crash?)")
-	} else if (skipped)
-		printf("skip\t%s\t%s\n", path(d, name), why)
-	else if (bad)
-		printf("fail\t%s\t\n", path(d, name))
-	else if (d == 0)
-		printf("fail\t%s\t%s\n", path(d, name), "an empty suite (no test cases ran)")
-	else
-		printf("pass\t%s\t\n", path(d, name))
-	kids[d + 1] = 0; badkids[d + 1] = 0
-	kids[d]++; if (bad) badkids[d] = 1
-}
-' "$dir/kunit.ktap" >> "$results"
+# KUnit: every result at every depth that has no results nested under it,
+# as kunit: SUITE/CASE[/PARAM]; an empty suite fails (kunit.awk).
+awk -f "$TOP/scripts/host/kunit.awk" "$dir/kunit.ktap" >> "$results"
 # A suite that crashed before it finished leaves "# Subtest:" without a result.
 suites=$(grep -c '^    # Subtest:' "$dir/kunit.ktap" || true)
 done_suites=$(grep -cE '^(not )?ok [0-9]+ ' "$dir/kunit.ktap" || true)
@@ -323,42 +189,17 @@ if [ -n "$manifest" ]; then
 		-f "$TOP/scripts/host/manifest.awk" /dev/null |
 		awk -F '\t' 'NF == 4 && $2 ~ /^(sign|report|fails)$/' > "$dir/bugs.tsv"
 fi
-# bugs.seen.tsv: the rules of the bugs that showed.
-awk -F '\t' -v rules="$dir/bugs.tsv" 'BEGIN {
-	while ((getline l < rules) > 0) {
-		split(l, f, "\t")
-		if (f[2] == "sign") { sign[f[1]] = f[3] }
-	}
-	close(rules)
-}
-{ for (b in sign) if ($0 ~ sign[b]) seen[b] = 1 }
-END {
-	while ((getline l < rules) > 0) {
-		split(l, f, "\t")
-		if (f[1] in seen) print l
-	}
-}' "$dir/kernel.txt" > "$dir/bugs.seen.tsv"
+# bugs.seen.tsv: the rules of the bugs that showed (bugs.awk, as below).
+awk -v step=seen -v rules="$dir/bugs.tsv" -f "$TOP/scripts/host/bugs.awk" "$dir/kernel.txt" > "$dir/bugs.seen.tsv"
 [ -s "$dir/bugs.tsv" ] || rm -f "$dir/bugs.tsv" "$dir/bugs.seen.tsv"
 KNOWN=' \[known bug [a-z0-9_-]*: expected\]$'
 if [ -s "$dir/bugs.seen.tsv" ]; then
-	awk -v rules="$dir/bugs.seen.tsv" -v listed="$LISTED" 'BEGIN {
-		while ((getline l < rules) > 0) {
-			split(l, f, "\t")
-			if (f[2] == "report") { n++; bug[n] = f[1]; re[n] = f[3] }
-		}
-	}
-	$0 !~ listed { for (i = 1; i <= n; i++) if ($0 ~ re[i]) { $0 = $0 " [known bug " bug[i] ": expected]"; break } }
-	{ print }' "$dir/splats.txt" > "$dir/splats.known" && mv "$dir/splats.known" "$dir/splats.txt"
+	awk -v step=mark -v rules="$dir/bugs.seen.tsv" -v listed="$LISTED" -f "$TOP/scripts/host/bugs.awk" \
+		"$dir/splats.txt" > "$dir/splats.known" && mv "$dir/splats.known" "$dir/splats.txt"
 fi
 if [ -f "$dir/bugs.tsv" ]; then
-	awk -F '\t' -v seen="$dir/bugs.seen.tsv" -v partial="$partial" -v mname="${manifest#"$TOP"/}" 'BEGIN {
-		while ((getline l < seen) > 0) { split(l, f, "\t"); s[f[1]] = 1 }
-	}
-	$2 == "sign" && ($1 in s) { printf("xfail\tjudge: known bug %s showed\t%s\n", $1, $4) }
-	# A part of the job may leave out what shows the bug.
-	$2 == "sign" && !($1 in s) && partial == "" {
-		printf("fail\tjudge: known bug %s showed\tno line of the console matches its sign /%s/: fixed? Then remove its bug rules from %s\n", $1, $3, mname)
-	}' "$dir/bugs.tsv" >> "$results"
+	awk -v step=rows -v seen="$dir/bugs.seen.tsv" -v partial="$partial" -v mname="${manifest#"$TOP"/}" \
+		-f "$TOP/scripts/host/bugs.awk" "$dir/bugs.tsv" >> "$results"
 fi
 
 # The guest must have reported, and reported success.
@@ -423,12 +264,9 @@ if [ -s "$dir/bugs.seen.tsv" ]; then
 	mv "$results.new" "$results"
 fi
 
-# The results: every failure and skip by name, then the counts.
-awk -F '\t' '
-$1 == "fail" { printf("FAIL %s%s\n", $2, $3 == "" ? "" : " (" $3 ")") }
-$1 == "skip" { printf("skip %s%s\n", $2, $3 == "" ? "" : " (" $3 ")") }
-$1 == "xfail" { printf("xfail %s%s\n", $2, $3 == "" ? "" : " (" $3 ")") }
-' "$results"
+# The results: every failure and skip by name, then the counts
+# (summary.awk).
+awk -v part=list -f "$TOP/scripts/host/summary.awk" "$results"
 nlisted=$(grep -c "$LISTED" "$dir/splats.txt" || true)
 if [ "$nlisted" != 0 ]; then
 	say "listed, not failed: $nlisted KCSAN reports elsewhere in the kernel (not in zsmalloc or zram):"
@@ -444,18 +282,7 @@ if [ "$nknown" != 0 ]; then
 fi
 [ -z "$built" ] || say "booted: ${booted:-?}; built from tree $(info tree_id) ($(info tree)), project $(info project), patches $(info patches)"
 [ -n "$manifest" ] || say "note: no manifest for this run: what must run is not checked, and no skip is allowed"
-awk -F '\t' '
-function kind(n) { return n ~ /^kunit: / ? "kunit" : (n ~ /^judge: / ? "judge" : "guest checks") }
-{ c[kind($2) SUBSEP $1]++ }
-END {
-	split("kunit guest checks judge", k, " ")
-	printf("kunit: %d passed, %d failed, %d skipped\n", c["kunit" SUBSEP "pass"], c["kunit" SUBSEP "fail"], c["kunit" SUBSEP "skip"])
-	printf("guest checks: %d passed, %d failed, %d skipped\n", c["guest checks" SUBSEP "pass"], c["guest checks" SUBSEP "fail"], c["guest checks" SUBSEP "skip"])
-	printf("judge: %d passed, %d failed\n", c["judge" SUBSEP "pass"], c["judge" SUBSEP "fail"])
-	x = c["kunit" SUBSEP "xfail"] + c["guest checks" SUBSEP "xfail"] + c["judge" SUBSEP "xfail"]
-	if (x)
-		printf("expected failures (known bugs, listed above as xfail): %d\n", x)
-}' "$results"
+awk -v part=counts -f "$TOP/scripts/host/summary.awk" "$results"
 passed=$(grep -c '^pass	' "$results" || true)
 failed=$(grep -c '^fail	' "$results" || true)
 skipped=$(grep -c '^skip	' "$results" || true)
