@@ -6,15 +6,14 @@
 
 Each DIR is a run folder of the guest job bench-zram (report.log: fio's
 JSON+ output per scenario, between BENCH-ZRAM-JSON-BEGIN/END, and the
-BENCH-ZRAM-STAT counters around it) or mem-zram (BENCH-ZRAM-MEM lines,
-parsed by zram-report.py). Latency percentiles come from fio's latency bins
+BENCH-ZRAM-STAT counters around it) or mem-zram (BENCH-ZRAM-MEM lines:
+parse_mem). Latency percentiles come from fio's latency bins
 (every I/O; fio's bins are about 1.6 % wide), per seed; tables give the
 median over the seeds, and ratios between kernels a Student's t interval
 (scripts/host/ttest.py) over the seeds. Python 3 standard library only.
 """
 
 import argparse
-import importlib.util
 import json
 import math
 import os
@@ -26,9 +25,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ttest  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("zram_report", os.path.join(HERE, "zram-report.py"))
-zram_report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(zram_report)
 
 KERNEL_ORDER = ("base", "mid", "patched", "rmutex")
 KERNEL_TEXT = {
@@ -50,6 +46,102 @@ STAT_RE = re.compile(r'^BENCH-ZRAM-STAT algo=(\S+) scenario=(\S+) run=(\d+) when
                      r'debug_stat="([^"]*)" cpu="([^"]*)"')
 HEADER_RE = re.compile(r"^bench-zram: kernel (\S+), (\d+) CPUs")
 RESULT_RE = re.compile(r"HARNESS-RESULT job=(\S+) rc=(\d+)")
+MEM_HEADER_RE = re.compile(r"^(bench|mem)-zram: kernel (\S+), (\d+) CPUs")
+PREEMPT_RE = re.compile(r"preempt .*\((\w+)\)")
+MEM_KEYS = ("algo", "cpus", "run", "percpu_kb_before", "percpu_kb_after",
+            "memfree_kb_before", "memfree_kb_after")
+
+
+def shown_path(path):
+    """A path under the repository, relative to it; any other as given."""
+    top = os.path.dirname(os.path.dirname(HERE))
+    rel = os.path.relpath(os.path.abspath(path), top)
+    return path if rel.startswith("..") else rel
+
+
+def read_text(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def num(v):
+    """A figure from the guest: int if it is one, float otherwise."""
+    try:
+        return int(v)
+    except ValueError:
+        return float(v)
+
+
+def parse_mem(kernel, path, warnings):
+    """The BENCH-ZRAM-MEM records of a mem-zram run folder
+    (scripts/guest/mem-zram.sh); what is wrong with the run goes to
+    warnings."""
+    shown = shown_path(path)
+    text = read_text(os.path.join(path, "report.log"))
+    if text is None:
+        warnings.append("%s: no report.log (the run did not happen?)" % shown)
+        return []
+    job = rc = preempt = None
+    failed, mem = [], []
+    for lineno, line in enumerate(text.replace("\r", "\n").split("\n"), 1):
+        line = line.strip()
+        if MEM_HEADER_RE.match(line):
+            p = PREEMPT_RE.search(line)
+            preempt = p[1] if p else None
+            continue
+        m = RESULT_RE.search(line)
+        if m:
+            job, rc = m[1], int(m[2])
+            continue
+        if line.startswith("HARNESS: not ok "):
+            failed.append(line[len("HARNESS: not ok "):])
+            continue
+        tag, _, rest = line.partition(" ")
+        if tag != "BENCH-ZRAM-MEM":
+            continue
+        rec = {}
+        for tok in rest.split():
+            k, eq, v = tok.partition("=")
+            if eq:
+                rec[k] = v
+        missing = [k for k in MEM_KEYS if k not in rec]
+        if missing:
+            warnings.append("%s/report.log:%d: skipped, no %s: %s"
+                            % (shown, lineno, ", ".join(missing), line))
+            continue
+        try:
+            for k, v in rec.items():
+                if k not in ("algo", "workload", "role"):
+                    rec[k] = num(v)
+        except ValueError:
+            warnings.append("%s/report.log:%d: skipped, not a number: %s" % (shown, lineno, line))
+            continue
+        rec["kernel"] = kernel
+        mem.append(rec)
+    if rc is None:
+        warnings.append("%s: the guest never reported a result" % shown)
+    elif rc != 0:
+        warnings.append("%s: job %s ended with rc=%d%s" % (
+            shown, job, rc, (": " + "; ".join(failed)) if failed else ""))
+    if preempt not in (None, "full") and job != "mem-zram":
+        warnings.append("%s: the guest ran preempt=%s, not full" % (shown, preempt))
+    return mem
+
+
+def host_info():
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count() or 0, "cpu_model": model}
 
 
 def kv(text):
@@ -96,12 +188,12 @@ def side(job, ddir, think_us):
 
 
 def parse_bench(kernel, path, warnings):
-    text = zram_report.read_text(os.path.join(path, "report.log"))
-    shown = zram_report.shown_path(path)
+    text = read_text(os.path.join(path, "report.log"))
+    shown = shown_path(path)
     info = {"kernel": kernel, "dir": shown, "guest_kernel": None, "cpus": None, "rc": None,
             "header": None, "seconds": None, "accel": None}
     for name in ("accel", "seconds"):
-        v = zram_report.read_text(os.path.join(path, name))
+        v = read_text(os.path.join(path, name))
         info[name] = v.strip() if v is not None else None
     recs, stats, fills = [], {}, []
     if text is None:
@@ -619,15 +711,14 @@ def main():
     for spec in a.run:
         kernel, _, path = spec.partition("=")
         if os.path.basename(path).startswith("mem-zram"):
-            r = zram_report.parse_run(kernel, path)
-            warnings += r["warnings"]
-            for x in r["mem"]:
+            ms = parse_mem(kernel, path, warnings)
+            for x in ms:
                 x["percpu_delta_kb"] = x["percpu_kb_after"] - x["percpu_kb_before"]
                 if "vmalloc_kb_after" in x and "sunreclaim_kb_after" in x:
                     x["vmalloc_delta_kb"] = x["vmalloc_kb_after"] - x["vmalloc_kb_before"]
                     x["sunreclaim_delta_kb"] = x["sunreclaim_kb_after"] - x["sunreclaim_kb_before"]
                     x["alloc_kb"] = x["vmalloc_delta_kb"] + x["sunreclaim_delta_kb"] + x["percpu_delta_kb"]
-            mem += r["mem"]
+            mem += ms
             continue
         info, rs, fs = parse_bench(kernel, path, warnings)
         infos.append(info)
@@ -663,7 +754,7 @@ def main():
                             % (r["kernel"], r["algo"], r["cpus"], r["run"], r["cpu_busy_pct"]))
     rows = targets(recs, mem, algos, cpus_list, kernels)
     notes = open(a.notes).read() if a.notes and os.path.exists(a.notes) else ""
-    hi = zram_report.host_info()
+    hi = host_info()
     data = {"command": a.command, "host": "%s CPUs, %s" % (hi.get("nproc"), hi.get("cpu_model")), "accel_text": accel_text,
             "icount": icount, "versions": versions, "warnings": warnings, "level": level,
             "think_us": think, "readers_per_cpu": rpc, "writers_per_cpu": wpc, "guest": guest, "notes": notes,
