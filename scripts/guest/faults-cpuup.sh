@@ -15,54 +15,32 @@
 # On 6.12 itself a failed zstd context creation frees the device's shared
 # parameters (zstd_create() calls zstd_release_params()): the next write
 # oopses in zstd_compress(). The injected faults are counted with the
-# attribute "times", which counts down from TIMES as faults are injected.
+# attribute "times" (faults-lib.sh).
 #   FAULTS_ALGO=zstd  FAULTS_DISKSIZE_MB=128
 . /harness/lib.sh
+. /harness/faults-lib.sh
 ALGO=${FAULTS_ALGO:-zstd}
 DISKSIZE_MB=${FAULTS_DISKSIZE_MB:-128}
-DBG=/sys/kernel/debug
 CPU1=/sys/devices/system/cpu/cpu1/online
-TIMES=1000000
 st=/tmp/faults-cpuup
 rm -rf "$st"; mkdir -p "$st"
 sys=/sys/block/zram0
 dev=/dev/zram0
 
-[ -d "$DBG/fail_page_alloc" ] && [ -d "$DBG/failslab" ] ||
-	{ skip "faults-cpuup: no fail_page_alloc/failslab (CONFIG_FAULT_INJECTION_DEBUG_FS)"; exit 0; }
-[ -e "$DBG/fail_page_alloc/require-start" ] ||
-	{ skip "faults-cpuup: no stack-trace filter (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"; exit 0; }
+faults_need faults-cpuup
+faults_need_filter faults-cpuup
 [ -w "$CPU1" ] || { skip "faults-cpuup: cpu1 cannot go offline"; exit 0; }
 
-# The address range of zcomp_cpu_up_prepare(): from its symbol to the next.
-range=$(sort /proc/kallsyms | awk '
-	found { print $1; exit }
-	$3 == "zcomp_cpu_up_prepare" { printf "%s ", $1; found = 1 }')
-set -- $range
-[ $# = 2 ] || { fail "faults-cpuup: zcomp_cpu_up_prepare not in /proc/kallsyms"; exit 1; }
-START=0x$1 END=0x$2
+faults_range zcomp_cpu_up_prepare ||
+	{ fail "faults-cpuup: zcomp_cpu_up_prepare not in /proc/kallsyms"; exit 1; }
 
 # arm ATTR SPACE: fail every allocation under zcomp_cpu_up_prepare() once
 # SPACE was allocated there (pages for fail_page_alloc, bytes for failslab)
-arm() {
-	d=$DBG/$1
-	echo N > "$d/ignore-gfp-wait"
-	[ -e "$d/ignore-gfp-highmem" ] && echo N > "$d/ignore-gfp-highmem"
-	[ -e "$d/min-order" ] && echo 0 > "$d/min-order"
-	echo 0 > "$d/task-filter"
-	echo "$START" > "$d/require-start"
-	echo "$END" > "$d/require-end"
-	echo 32 > "$d/stacktrace-depth"
-	echo 0 > "$d/verbose"
-	echo "$2" > "$d/space"
-	echo 1 > "$d/interval"
-	echo $TIMES > "$d/times"
-	echo 100 > "$d/probability"
-}
+arm() { faults_arm "$1" 100 "$2" range; }
 # disarm ATTR: fail nothing more; prints the faults injected since arm
 disarm() {
-	echo 0 > "$DBG/$1/probability"
-	echo $((TIMES - $(cat "$DBG/$1/times")))
+	faults_disarm "$1"
+	faults_injected "$1"
 }
 
 # io CPU ROUND: write 1 MiB of this round's data at the round's offset on

@@ -22,46 +22,27 @@
 #   DURATION (harness.duration, default 120)  FAULTS_PERCENT=2
 #   FAULTS_ALGO=lz4  FAULTS_DISKSIZE_MB=64
 . /harness/lib.sh
+. /harness/faults-lib.sh
 DURATION=${HARNESS_DURATION:-${DURATION:-120}}
 PERCENT=${FAULTS_PERCENT:-2}
 ALGO=${FAULTS_ALGO:-lz4}
 DISKSIZE_MB=${FAULTS_DISKSIZE_MB:-64}
-DBG=/sys/kernel/debug
 CPU1=/sys/devices/system/cpu/cpu1/online
-TIMES=100000000
 st=/tmp/faults-io
 rm -rf "$st"; mkdir -p "$st"
 sys=/sys/block/zram0
 dev=/dev/zram0
 
-[ -d "$DBG/fail_page_alloc" ] && [ -d "$DBG/failslab" ] ||
-	{ skip "faults-io: no fail_page_alloc/failslab (CONFIG_FAULT_INJECTION_DEBUG_FS)"; exit 0; }
+faults_need faults-io
 [ -w /proc/self/make-it-fail ] ||
 	{ skip "faults-io: no /proc/self/make-it-fail"; exit 0; }
 
 arm() {
-	for a in failslab fail_page_alloc; do
-		d=$DBG/$a
-		echo N > "$d/ignore-gfp-wait"
-		[ -e "$d/ignore-gfp-highmem" ] && echo N > "$d/ignore-gfp-highmem"
-		[ -e "$d/min-order" ] && echo 0 > "$d/min-order"
-		[ -e "$d/require-start" ] && echo 0 > "$d/require-start" &&
-			echo 0xffffffffffffffff > "$d/require-end"
-		echo Y > "$d/task-filter"
-		echo 0 > "$d/verbose"
-		echo 0 > "$d/space"
-		echo 1 > "$d/interval"
-		echo $TIMES > "$d/times"
-		echo "$PERCENT" > "$d/probability"
-	done
+	for a in failslab fail_page_alloc; do faults_arm $a "$PERCENT" 0 task; done
 }
-disarm() {
-	for a in failslab fail_page_alloc; do echo 0 > "$DBG/$a/probability"; done
-}
-# injected: faults injected since arm (times counts down from TIMES)
-injected() {
-	echo $(( 2 * TIMES - $(cat "$DBG/failslab/times") - $(cat "$DBG/fail_page_alloc/times") ))
-}
+disarm() { faults_disarm failslab fail_page_alloc; }
+# injected: faults injected since arm
+injected() { faults_injected failslab fail_page_alloc; }
 
 echo 1 > "$CPU1" 2> /dev/null
 [ -d "$sys" ] || cat /sys/class/zram-control/hot_add > /dev/null

@@ -16,55 +16,27 @@
 #   FAULTS_ALGO=lz4  FAULTS_SWAP_PERCENT=20  FAULTS_SWAP_MB=96
 #   FAULTS_SWAP_LIMIT_MB=64
 . /harness/lib.sh
+. /harness/faults-lib.sh
 ALGO=${FAULTS_ALGO:-lz4}
 PERCENT=${FAULTS_SWAP_PERCENT:-20}
 WORK_MB=${FAULTS_SWAP_MB:-96}
 LIMIT_MB=${FAULTS_SWAP_LIMIT_MB:-64}
-DBG=/sys/kernel/debug
-TIMES=100000000
 sys=/sys/block/zram0
 dev=/dev/zram0
 
-[ -d "$DBG/fail_page_alloc" ] && [ -d "$DBG/failslab" ] ||
-	{ skip "faults-swap: no fail_page_alloc/failslab (CONFIG_FAULT_INJECTION_DEBUG_FS)"; exit 0; }
-[ -e "$DBG/fail_page_alloc/require-start" ] ||
-	{ skip "faults-swap: no stack-trace filter (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"; exit 0; }
+faults_need faults-swap
+faults_need_filter faults-swap
 
-# The address range of zs_malloc(): from its symbol to the next.
-range=$(sort /proc/kallsyms | awk '
-	found { print $1; exit }
-	$3 == "zs_malloc" { printf "%s ", $1; found = 1 }')
-set -- $range
-[ $# = 2 ] || { fail "faults-swap: zs_malloc not in /proc/kallsyms"; exit 1; }
-START=0x$1 END=0x$2
+faults_range zs_malloc || { fail "faults-swap: zs_malloc not in /proc/kallsyms"; exit 1; }
 
 arm() {
-	for a in failslab fail_page_alloc; do
-		d=$DBG/$a
-		echo N > "$d/ignore-gfp-wait"
-		[ -e "$d/ignore-gfp-highmem" ] && echo N > "$d/ignore-gfp-highmem"
-		[ -e "$d/min-order" ] && echo 0 > "$d/min-order"
-		echo 0 > "$d/task-filter"
-		echo "$START" > "$d/require-start"
-		echo "$END" > "$d/require-end"
-		echo 32 > "$d/stacktrace-depth"
-		echo 0 > "$d/verbose"
-		echo 0 > "$d/space"
-		echo 1 > "$d/interval"
-		echo $TIMES > "$d/times"
-		echo "$PERCENT" > "$d/probability"
-	done
+	for a in failslab fail_page_alloc; do faults_arm $a "$PERCENT" 0 range; done
 }
 disarm() {
-	for a in failslab fail_page_alloc; do
-		echo 0 > "$DBG/$a/probability"
-		echo 0 > "$DBG/$a/require-start"
-		echo 0xffffffffffffffff > "$DBG/$a/require-end"
-	done
+	faults_disarm failslab fail_page_alloc
+	faults_anywhere failslab fail_page_alloc
 }
-injected() {
-	echo $(( 2 * TIMES - $(cat "$DBG/failslab/times") - $(cat "$DBG/fail_page_alloc/times") ))
-}
+injected() { faults_injected failslab fail_page_alloc; }
 io_failed() { set -- $(cat "$sys/io_stat"); echo "$1 $2"; }
 zram_io() { set -- $(cat "$sys/stat"); echo "$1 $5"; }
 

@@ -227,6 +227,8 @@ build_guest() {
 	stage=$out/guest-root
 	rm -rf "$stage"
 	mkdir -p "$stage/harness" "$stage/kselftest" "$stage/lib/bench"
+	# Every file of scripts/guest/: the jobs, the libraries they source
+	# (lib.sh, faults-lib.sh) and their awk programs (*.awk).
 	cp "$TOP"/scripts/guest/* "$stage/harness/"
 	mv "$stage/harness/init" "$stage/init"
 	# The tree's own kselftests, installed by the kselftest build system;
