@@ -11,6 +11,8 @@
 #   TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
 #   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
 #   WORKLOAD=MiB (make run: the swap workload's size; refused if it cannot fit)
+# A knob NAME is harness.name on the guest's command line and HARNESS_NAME
+# in the guest (README: Knobs).
 # See README.md.
 
 BASE    ?= 6.12
@@ -125,7 +127,7 @@ check-series: tree-check ## build every patch of the series and checkpatch it
 # bench/results/matrix.md.
 matrix: tree-check ## the test job on other flavours: bench/results/matrix.md
 	@sh $(H)/setup.sh matrix
-	@MATRIX="$(MATRIX)" TREE_NAME="$(TREE)" sh $(H)/matrix.sh
+	@MATRIX="$(MATRIX)" TREE="$(TREE)" sh $(H)/matrix.sh
 
 # Re-judge a finished run from its saved logs: make parse RUN=build/out/...
 parse: ## judge a saved run again: make parse RUN=build/out/...

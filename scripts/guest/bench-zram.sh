@@ -44,9 +44,9 @@ THINK=${HARNESS_THINK:-100}
 READERS=${HARNESS_READERS:-2}
 WRITERS=${HARNESS_WRITERS:-2}
 SCENARIOS=$(echo "${HARNESS_SCENARIOS:-alone,interactive,foreground,saturating}" | tr ',' ' ')
-SYS=${ZRAM_SYS:-/sys/block/zram0}
-DEV=${ZRAM_DEV:-/dev/zram0}
-FIO=${FIO:-fio}
+SYS=/sys/block/zram0
+DEV=/dev/zram0
+FIO=fio
 cpus=$(nproc 2>/dev/null || grep -c '^processor' /proc/cpuinfo)
 
 DATA="--buffer_compress_percentage=50 --refill_buffers"

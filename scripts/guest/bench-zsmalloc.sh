@@ -1,10 +1,11 @@
 #!/bin/sh
 # The zsmalloc API microbenchmark, in the guest:
 #
-#   bench-zsmalloc.sh [RUNS [NR_OBJS]]     (defaults: 10 runs, 4096 objects
-#                                           of each size)
+#   bench-zsmalloc.sh [RUNS [NR_OBJS [MODULE]]]
+#                     (defaults: 10 runs, 4096 objects of each size,
+#                     /lib/bench/zsbench.ko)
 #
-# Loads /lib/bench/zsbench.ko (or $ZSBENCH_KO) once, with runs=RUNS: the
+# Loads the module (zsbench.ko, or zsbench-copy.ko) once, with runs=RUNS: the
 # module does all its work in its init function (one timed read phase and
 # one timed write phase per run, data checked after each), prints one line
 # per run, frees everything and returns 0; it is then removed with rmmod. On
@@ -32,7 +33,7 @@
 
 runs=${1:-10}
 nr_objs=${2:-4096}
-ko=${ZSBENCH_KO:-/lib/bench/zsbench.ko}
+ko=${3:-/lib/bench/zsbench.ko}
 
 err() { echo "bench-zsmalloc: $*" >&2; }
 

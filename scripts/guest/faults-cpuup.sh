@@ -16,11 +16,11 @@
 # parameters (zstd_create() calls zstd_release_params()): the next write
 # oopses in zstd_compress(). The injected faults are counted with the
 # attribute "times" (faults-lib.sh).
-#   FAULTS_ALGO=zstd  FAULTS_DISKSIZE_MB=128
+# Constants: ALGO=zstd  DISKSIZE_MB=128
 . /harness/lib.sh
 . /harness/faults-lib.sh
-ALGO=${FAULTS_ALGO:-zstd}
-DISKSIZE_MB=${FAULTS_DISKSIZE_MB:-128}
+ALGO=zstd
+DISKSIZE_MB=128
 CPU1=/sys/devices/system/cpu/cpu1/online
 st=/tmp/faults-cpuup
 rm -rf "$st"; mkdir -p "$st"

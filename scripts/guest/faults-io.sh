@@ -19,14 +19,14 @@
 #     further run has no failed I/O; cpu1 comes online;
 #   - a reset returns mm_stat to zero;
 #   - kmemleak (boot with kmemleak=on) reports nothing.
-#   DURATION (harness.duration, default 120)  FAULTS_PERCENT=2
-#   FAULTS_ALGO=lz4  FAULTS_DISKSIZE_MB=64
+#   harness.duration=120 (s)
+# Constants: PERCENT=2  ALGO=lz4  DISKSIZE_MB=64
 . /harness/lib.sh
 . /harness/faults-lib.sh
-DURATION=${HARNESS_DURATION:-${DURATION:-120}}
-PERCENT=${FAULTS_PERCENT:-2}
-ALGO=${FAULTS_ALGO:-lz4}
-DISKSIZE_MB=${FAULTS_DISKSIZE_MB:-64}
+DURATION=${HARNESS_DURATION:-120}
+PERCENT=2
+ALGO=lz4
+DISKSIZE_MB=64
 CPU1=/sys/devices/system/cpu/cpu1/online
 st=/tmp/faults-io
 rm -rf "$st"; mkdir -p "$st"

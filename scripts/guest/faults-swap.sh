@@ -1,7 +1,7 @@
 #!/bin/sh
 # Swap on zram while zram's own allocations fail. zram0 is swap (mkswap,
 # swapon, page-cluster 0, as zram-generator and Android set it up), all but
-# LIMIT_MB of the memory is locked, and swapverify writes WORK_MB of data,
+# LIMIT_MB of the memory is locked, and swapverify writes SWAP_MB of data,
 # pages it out and reads every byte back. Meanwhile fail_page_alloc and
 # failslab fail PERCENT% of the allocations made under zs_malloc() (the
 # stack-trace filter: the handle and the zspage's pages; task-filter off,
@@ -13,14 +13,13 @@
 #     read failed (a swap-in allocates nothing in zram);
 #   - with the faults off, the workload runs again with no failed I/O;
 #   - swapoff brings every page back in; a reset returns mm_stat to zero.
-#   FAULTS_ALGO=lz4  FAULTS_SWAP_PERCENT=20  FAULTS_SWAP_MB=96
-#   FAULTS_SWAP_LIMIT_MB=64
+# Constants: ALGO=lz4  PERCENT=20  SWAP_MB=96  LIMIT_MB=64
 . /harness/lib.sh
 . /harness/faults-lib.sh
-ALGO=${FAULTS_ALGO:-lz4}
-PERCENT=${FAULTS_SWAP_PERCENT:-20}
-WORK_MB=${FAULTS_SWAP_MB:-96}
-LIMIT_MB=${FAULTS_SWAP_LIMIT_MB:-64}
+ALGO=lz4
+PERCENT=20
+SWAP_MB=96
+LIMIT_MB=64
 sys=/sys/block/zram0
 dev=/dev/zram0
 
@@ -45,7 +44,7 @@ zram_io() { set -- $(cat "$sys/stat"); echo "$1 $5"; }
 [ -d "$sys" ] || cat /sys/class/zram-control/hot_add > /dev/null
 echo 1 > "$sys/reset" 2> /dev/null
 echo "$ALGO" > "$sys/comp_algorithm" || { fail "faults-swap: comp_algorithm $ALGO"; exit 1; }
-echo $((WORK_MB * 2))M > "$sys/disksize" || { fail "faults-swap: disksize"; exit 1; }
+echo $((SWAP_MB * 2))M > "$sys/disksize" || { fail "faults-swap: disksize"; exit 1; }
 mkswap "$dev" > /dev/null || { fail "faults-swap: mkswap"; exit 1; }
 echo 0 > /proc/sys/vm/page-cluster
 swapon "$dev" || { fail "faults-swap: swapon"; exit 1; }
@@ -55,13 +54,13 @@ want_kb=$(( $(meminfo_kb MemTotal) / 64 ))
 	echo "$want_kb" > /proc/sys/vm/min_free_kbytes
 lock_mb=$(( $(meminfo_kb MemAvailable) / 1024 - LIMIT_MB ))
 [ $lock_mb -gt 0 ] || lock_mb=0
-echo "faults-swap: zram0 $ALGO swap, workload $WORK_MB MiB in $LIMIT_MB MiB" \
+echo "faults-swap: zram0 $ALGO swap, workload $SWAP_MB MiB in $LIMIT_MB MiB" \
 	"($lock_mb MiB locked); ${PERCENT}% of the allocations under zs_malloc() fail"
 
 set -- $(zram_io); rd0=$1 wr0=$2
 oom0=$(vmstat oom_kill)
 arm
-swapverify -p -l "$lock_mb" "$WORK_MB" 1
+swapverify -p -l "$lock_mb" "$SWAP_MB" 1
 rc=$?
 n_inj=$(injected)
 disarm
@@ -76,10 +75,10 @@ check "faults-swap: faults were injected ($n_inj) and made swap-outs fail ($fwr)
 	[ "$n_inj" -gt 0 -a "$fwr" -gt 0 ]
 check "faults-swap: no swap-in failed ($frd)" [ "$frd" -eq 0 ]
 check "faults-swap: the workload swapped out and in ($wr writes, $rd reads)" \
-	[ "$wr" -gt $((WORK_MB * 64)) -a "$rd" -gt $((WORK_MB * 64)) ]
+	[ "$wr" -gt $((SWAP_MB * 64)) -a "$rd" -gt $((SWAP_MB * 64)) ]
 
 # With the faults off: the same workload again, and no I/O fails.
-swapverify -p -l "$lock_mb" "$WORK_MB" 1
+swapverify -p -l "$lock_mb" "$SWAP_MB" 1
 rc=$?
 set -- $(io_failed)
 check "faults-swap: with the faults off, swapping works again (rc $rc, io_stat $1 $2)" \

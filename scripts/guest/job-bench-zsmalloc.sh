@@ -4,4 +4,4 @@
 # without zsmalloc (zsbench-copy.ko).
 /harness/bench-zsmalloc.sh "${HARNESS_RUNS:-10}" || exit 1
 [ -f /lib/bench/zsbench-copy.ko ] || exit 0
-ZSBENCH_KO=/lib/bench/zsbench-copy.ko exec /harness/bench-zsmalloc.sh "${HARNESS_RUNS:-10}"
+exec /harness/bench-zsmalloc.sh "${HARNESS_RUNS:-10}" "" /lib/bench/zsbench-copy.ko

@@ -2,5 +2,5 @@
 # Reclaim under a write stream (issue 12, item 2): scripts/guest/stall-reclaim.sh.
 . /harness/lib.sh
 echo "stall: kernel $(uname -r), $(nproc) CPUs"
-STALL_S=${HARNESS_STALL:-10} /harness/stall-reclaim.sh || HARNESS_FAILED=1
+HARNESS_STALL=${HARNESS_STALL:-10} /harness/stall-reclaim.sh || HARNESS_FAILED=1
 exit $HARNESS_FAILED

@@ -36,16 +36,16 @@ fi
 
 # The swap workload with verification, a smaller load than "make run".
 for algo in ${HARNESS_ALGOS:-lz4 zstd}; do
-	ALGO=$algo LIMIT_MB=${HARNESS_LIMIT:-64} PERCENT=150 PASSES=1 /harness/swap-workload.sh || HARNESS_FAILED=1
+	HARNESS_ALGO=$algo HARNESS_LIMIT=${HARNESS_LIMIT:-64} HARNESS_PERCENT=${HARNESS_PERCENT:-150} \
+		HARNESS_PASSES=${HARNESS_PASSES:-1} /harness/swap-workload.sh || HARNESS_FAILED=1
 done
 
 # zswap through zpool, on each backend in turn (zsmalloc, zbud, z3fold).
-ZPOOLS=$(echo "${HARNESS_ZPOOLS:-zsmalloc,zbud,z3fold}" | tr , ' ') \
-	/harness/zswap-workload.sh || HARNESS_FAILED=1
+/harness/zswap-workload.sh || HARNESS_FAILED=1
 
 # Reclaim under a write stream (issue 12, item 2): O_DIRECT writers on a
 # file system on zram0 while swap-out goes to a swap file on it. Where the
 # kernel has the hung-task detector (debug), a task blocked 30 s
 # (harness.stall) is reported, and that fails the run.
-STALL_S=${HARNESS_STALL:-30} /harness/stall-reclaim.sh || HARNESS_FAILED=1
+HARNESS_STALL=${HARNESS_STALL:-30} /harness/stall-reclaim.sh || HARNESS_FAILED=1
 exit $HARNESS_FAILED

@@ -18,7 +18,7 @@
 ALGOS=$(echo "${HARNESS_ALGOS:-zstd lz4}" | tr ',' ' ')
 RUNS=${HARNESS_RUNS:-3}
 DISKSIZE=${HARNESS_DISKSIZE:-256M}
-SYS=${ZRAM_SYS:-/sys/block/zram0}
+SYS=/sys/block/zram0
 cpus=$(nproc 2>/dev/null || grep -c '^processor' /proc/cpuinfo)
 
 [ -d "$SYS" ] || cat /sys/class/zram-control/hot_add > /dev/null

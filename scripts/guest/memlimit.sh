@@ -4,11 +4,11 @@
 # full (EIO, or ENOSPC); everything written before the failure must read
 # back intact; with the limit lifted (echo 0 > mem_limit) the rest of the
 # device must take the data and the whole device read back equal.
-#   LIMIT_MB=8  DISKSIZE_MB=64
+# Constants: LIMIT_MB=8  DISKSIZE_MB=64
 . /harness/lib.sh
 PSZ=$(swapverify -s)
-LIMIT_MB=${LIMIT_MB:-8}
-DISKSIZE_MB=${DISKSIZE_MB:-64}
+LIMIT_MB=8
+DISKSIZE_MB=64
 DEV=zram0
 sys=/sys/block/$DEV
 dev=/dev/$DEV

@@ -3,15 +3,16 @@
 # block (crc32c) for DURATION seconds, while loops compact the pool, write
 # idle pages back to a backing device, recompress idle pages with a second
 # algorithm and take cpu1 offline and online again.
-#   DURATION (s, default 600; harness.duration)  DISKSIZE_MB=192
+#   harness.duration=600 (s)
+# Constants: DISKSIZE_MB=192
 # The backing device (CONFIG_ZRAM_WRITEBACK) is a loop device on a tmpfs
 # file, the secondary algorithm (CONFIG_ZRAM_MULTI_COMP) zstd at priority 1;
 # each part is left out when the kernel lacks it.
 . /harness/lib.sh
 # mm_stat counts kernel pages (4 KiB or 16 KiB), bd_stat 4 KiB units.
 PSZ=$(swapverify -s)
-DURATION=${HARNESS_DURATION:-${DURATION:-600}}
-DISKSIZE_MB=${DISKSIZE_MB:-192}
+DURATION=${HARNESS_DURATION:-600}
+DISKSIZE_MB=192
 DEV=zram0
 sys=/sys/block/$DEV
 dev=/dev/$DEV

@@ -9,22 +9,22 @@
 # writers (WRITERS per CPU) write to files on it with O_DIRECT: zram
 # compresses and allocates in their context, which is not reclaim. Then
 # swapverify, with all but LIMIT_MB of the available memory locked, pages
-# WORK_MB out to the swap file and checks every byte it reads back.
+# SWAP_MB out to the swap file and checks every byte it reads back.
 #
 # The hung-task detector (built in the debug flavour) is set to STALL_S
 # seconds, so a task that waits that long is reported on the console,
 # which fails the run. The script checks that swapverify ends, verified,
 # within DURATION seconds, and that kswapd0 never stayed STALL_S seconds in
 # uninterruptible sleep (D) while it watched.
-#   WRITERS=2 LIMIT_MB=48 WORK_MB=128 STALL_S=10 DURATION=240
-# (not harness.limit, which sizes the swap workload: a guest that gives
-# that one more room must still swap here)
+#   harness.writers=2  harness.stall=10 (STALL_S)  harness.duration=240
+# Constants: LIMIT_MB=48 SWAP_MB=128 (not harness.limit, which sizes the
+# swap workload: a guest that gives that one more room must still swap here)
 . /harness/lib.sh
-WRITERS=${HARNESS_WRITERS:-${WRITERS:-2}}
-LIMIT_MB=${LIMIT_MB:-48}
-WORK_MB=${WORK_MB:-128}
-STALL_S=${STALL_S:-10}
-DURATION=${HARNESS_DURATION:-${DURATION:-240}}
+WRITERS=${HARNESS_WRITERS:-2}
+STALL_S=${HARNESS_STALL:-10}
+DURATION=${HARNESS_DURATION:-240}
+LIMIT_MB=48
+SWAP_MB=128
 sys=/sys/block/zram0
 mnt=/mnt/stall
 
@@ -58,7 +58,7 @@ mke2fs -q -b "$(swapverify -s)" /dev/zram0 > /dev/null ||
 mkdir -p $mnt
 mount -t ext2 /dev/zram0 $mnt || { fail "stall: mount ext2"; exit 1; }
 # The swap file: zeros, which zram stores as same-filled pages.
-dd if=/dev/zero of=$mnt/swap bs=1M count=$((WORK_MB * 2)) 2> /dev/null
+dd if=/dev/zero of=$mnt/swap bs=1M count=$((SWAP_MB * 2)) 2> /dev/null
 chmod 600 $mnt/swap
 mkswap $mnt/swap > /dev/null && swapon $mnt/swap ||
 	{ fail "stall: swapon of a swap file on zram0"; umount $mnt; echo 1 > $sys/reset; exit 1; }
@@ -85,9 +85,9 @@ avail_mb=$(( $(meminfo_kb MemAvailable) / 1024 ))
 lock_mb=$((avail_mb - LIMIT_MB))
 [ $lock_mb -gt 0 ] || lock_mb=0
 echo "stall: $nwriters O_DIRECT writers on ext2 on zram0, swap file on it;" \
-	"swapverify $WORK_MB MiB with $lock_mb of $avail_mb MiB locked"
+	"swapverify $SWAP_MB MiB with $lock_mb of $avail_mb MiB locked"
 out0=$(vmstat pswpout)
-swapverify -l $lock_mb $WORK_MB 1 > /tmp/stall-swapverify.log 2>&1 &
+swapverify -l $lock_mb $SWAP_MB 1 > /tmp/stall-swapverify.log 2>&1 &
 svpid=$!
 
 # Watch kswapd0 and swapverify, once a second.

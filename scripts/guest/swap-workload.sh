@@ -11,21 +11,25 @@
 # the most the guest can hold; the workload is PERCENT % of the memory it may
 # use, or less where that does not fit, but never less than MIN_PERCENT %:
 # then it says so and stops before it starts.
-#   ALGO=lz4  PERCENT=200  MIN_PERCENT=150  LIMIT_MB= (memory left to the
+# Knobs (README; a job may set HARNESS_X for it): harness.algo (lz4),
+#   harness.percent (200), harness.limit (MiB of memory left to the
 #   workload; default: all the RAM, and stress-ng runs after our own
-#   verified passes)  WORK_MB= (ask for this size: refused if it cannot fit;
-#   harness.nofit=1 runs it all the same, to see how a run that dies says so)
-#   PASSES=2  DEV=zram0  VM_OPS=4 (bogo ops, full passes over their memory,
-#   of stress-ng's vm workers after the verified passes; DURATION=300 s at
-#   most)
+#   verified passes), harness.workload (ask for this size in MiB: refused
+#   if it cannot fit; harness.nofit=1 runs it all the same, to see how a
+#   run that dies says so), harness.passes (2).
+# Constants: MIN_PERCENT=150  DEV=zram0  VM_OPS=4 (bogo ops, full passes
+#   over their memory, of stress-ng's vm workers after the verified
+#   passes; VM_TIMEOUT=300 s at most)
 . /harness/lib.sh
-ALGO=${HARNESS_ALGO:-${ALGO:-lz4}}
-PERCENT=${HARNESS_PERCENT:-${PERCENT:-200}}
-MIN_PERCENT=${MIN_PERCENT:-150}
-LIMIT_MB=${HARNESS_LIMIT:-${LIMIT_MB:-}}
-WORK_MB=${HARNESS_WORKLOAD:-${WORK_MB:-}}
-PASSES=${PASSES:-2}
-DEV=${DEV:-zram0}
+ALGO=${HARNESS_ALGO:-lz4}
+PERCENT=${HARNESS_PERCENT:-200}
+LIMIT_MB=${HARNESS_LIMIT:-}
+WORKLOAD=${HARNESS_WORKLOAD:-}
+PASSES=${HARNESS_PASSES:-2}
+MIN_PERCENT=150
+DEV=zram0
+VM_OPS=4
+VM_TIMEOUT=300
 PROBE_MB=16
 sys=/sys/block/$DEV
 
@@ -96,15 +100,15 @@ echo "swap: $DEV algorithm $ALGO: the workload's data stores at ratio $(r2 $algo
 	"($(r2 $ratio) with zsmalloc's overhead, from $PROBE_MB MiB)"
 echo "swap: RAM $mem_mb MiB, $avail_mb MiB available, $lock_mb MiB locked," \
 	"$reserve_mb MiB kept for the kernel: the guest holds about $fit_mb MiB of this data"
-if [ -n "$WORK_MB" ]; then
+if [ -n "$WORKLOAD" ]; then
 	# harness.nofit=1 runs it anyway: how a run that dies reports it.
-	if [ "$WORK_MB" -gt "$fit_mb" ] && [ "${HARNESS_NOFIT:-0}" != 1 ]; then
-		fail "swap: a workload of $WORK_MB MiB cannot fit: at ratio $(r2 $ratio) it needs" \
-			"about $((WORK_MB * 100 / ratio + reserve_mb)) MiB and $avail_mb MiB are" \
+	if [ "$WORKLOAD" -gt "$fit_mb" ] && [ "${HARNESS_NOFIT:-0}" != 1 ]; then
+		fail "swap: a workload of $WORKLOAD MiB cannot fit: at ratio $(r2 $ratio) it needs" \
+			"about $((WORKLOAD * 100 / ratio + reserve_mb)) MiB and $avail_mb MiB are" \
 			"available (RAM $mem_mb MiB); ask for at most $fit_mb MiB or give the guest more memory"
 		exit 1
 	fi
-	work_mb=$WORK_MB
+	work_mb=$WORKLOAD
 else
 	work_mb=$want_mb
 	[ "$work_mb" -le "$fit_mb" ] || work_mb=$fit_mb
@@ -158,7 +162,7 @@ fi
 src=0
 if [ -z "$LIMIT_MB" ]; then
 	stress-ng --vm 2 --vm-bytes "$((budget_mb / 2))M" --vm-keep --vm-method all \
-		--verify --vm-ops "${VM_OPS:-4}" --timeout "${DURATION:-300}s" \
+		--verify --vm-ops "$VM_OPS" --timeout "${VM_TIMEOUT}s" \
 		--oom-avoid --metrics-brief \
 		> /tmp/stress.log 2>&1
 	src=$?

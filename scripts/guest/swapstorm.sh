@@ -4,11 +4,12 @@
 # back in) and --page-in (touch pages that are not resident), for DURATION
 # seconds. The host boots with preempt=full. Fails on any stress-ng failure
 # or verify error.
-#   DURATION (s, default 600; harness.duration)  PERCENT=200 (of MemTotal)
-#   VM_WORKERS (default: the CPU count, at least 2)
+#   harness.duration=600 (s)
+# Constants: PERCENT=200 (of MemTotal); vm workers: the CPU count, at
+#   least 2
 . /harness/lib.sh
-DURATION=${HARNESS_DURATION:-${DURATION:-600}}
-PERCENT=${PERCENT:-200}
+DURATION=${HARNESS_DURATION:-600}
+PERCENT=200
 DEV=zram0
 sys=/sys/block/$DEV
 command -v stress-ng > /dev/null || { fail "swapstorm: no stress-ng"; exit 1; }
@@ -17,7 +18,7 @@ command -v stress-ng > /dev/null || { fail "swapstorm: no stress-ng"; exit 1; }
 echo 1 > "$sys/reset" 2> /dev/null
 mem_kb=$(meminfo_kb MemTotal)
 total_mb=$((mem_kb * PERCENT / 100 / 1024))
-n=${VM_WORKERS:-$(nproc)}
+n=$(nproc)
 [ "$n" -ge 2 ] || n=2
 per_mb=$((total_mb / n))
 echo lz4 > "$sys/comp_algorithm" || { fail "swapstorm: comp_algorithm lz4"; exit 1; }

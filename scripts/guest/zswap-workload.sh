@@ -4,10 +4,11 @@
 # alone and skips the others): our verified workload (swapverify) of more than
 # the memory left to it, paged out once written and read back, then zswap's
 # counters must show pages stored and loaded.
-#   ZPOOLS="zsmalloc zbud z3fold"  COMPRESSOR=lzo  DURATION=20
+#   harness.zpools=zsmalloc,zbud,z3fold (the default)
+# Constants: COMPRESSOR=lzo  LIMIT_MB=128
 . /harness/lib.sh
-ZPOOLS=${ZPOOLS:-zsmalloc zbud z3fold}
-COMPRESSOR=${COMPRESSOR:-lzo}
+ZPOOLS=$(echo "${HARNESS_ZPOOLS:-zsmalloc,zbud,z3fold}" | tr , ' ')
+COMPRESSOR=lzo
 par=/sys/module/zswap/parameters
 dbg=/sys/kernel/debug/zswap
 
@@ -16,7 +17,7 @@ if [ ! -d "$par" ]; then
 	exit 0
 fi
 mem_kb=$(meminfo_kb MemTotal)
-LIMIT_MB=${LIMIT_MB:-128}
+LIMIT_MB=128
 POOL_PERCENT=10
 echo 0 > /proc/sys/vm/page-cluster
 

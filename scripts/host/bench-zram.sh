@@ -86,16 +86,16 @@ worktree() {
 		[ "$(git -C "$wt" rev-parse HEAD)" = "$2" ] ||
 			run git -C "$wt" checkout -q --detach "$2"
 	else
-		run git -C "$TREE" worktree prune
-		run git -C "$TREE" worktree add -q --detach "$wt" "$2"
+		run git -C "$LINUX_REPO" worktree prune
+		run git -C "$LINUX_REPO" worktree add -q --detach "$wt" "$2"
 	fi
 }
 
 # build/mid/linux: the series' commit MID_SUBJECT.
 mid_worktree() {
-	sha=$(git -C "$TREE" log --format=%H --grep="^$MID_SUBJECT\$" base..HEAD)
-	[ -n "$sha" ] || die "no commit '$MID_SUBJECT' in base..HEAD of $TREE"
-	[ "$(echo "$sha" | wc -l)" = 1 ] || die "several commits '$MID_SUBJECT' in $TREE"
+	sha=$(git -C "$LINUX_REPO" log --format=%H --grep="^$MID_SUBJECT\$" base..HEAD)
+	[ -n "$sha" ] || die "no commit '$MID_SUBJECT' in base..HEAD of $LINUX_REPO"
+	[ "$(echo "$sha" | wc -l)" = 1 ] || die "several commits '$MID_SUBJECT' in $LINUX_REPO"
 	worktree mid "$sha"
 }
 
@@ -104,7 +104,7 @@ mid_worktree() {
 # id the file's).
 rmutex_worktree() {
 	[ -f "$VARIANT" ] || die "no $VARIANT"
-	head=$(git -C "$TREE" rev-parse HEAD)
+	head=$(git -C "$LINUX_REPO" rev-parse HEAD)
 	wt=$(tree_dir rmutex)
 	want=$(git patch-id --stable < "$VARIANT" | cut -d' ' -f1)
 	if [ -d "$wt" ] && [ "$(git -C "$wt" rev-parse -q --verify HEAD^ 2>/dev/null)" = "$head" ] &&
@@ -197,7 +197,7 @@ wait
 mkdir -p "$results"
 kver() { strings "$(out_dir "$1" "$FLAVOUR")/arch/x86/boot/bzImage" | grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+-harness' || echo unknown; }
 desc() { git -C "$(tree_dir "$1")" log -1 --format='%h %s'; }
-count() { git -C "$TREE" rev-list --count "base..$(git -C "$(tree_dir "$1")" rev-parse HEAD)"; }
+count() { git -C "$LINUX_REPO" rev-list --count "base..$(git -C "$(tree_dir "$1")" rev-parse HEAD)"; }
 versions=""
 for tree in $KERNELS; do
 	case $tree in

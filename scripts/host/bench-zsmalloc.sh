@@ -47,8 +47,8 @@ kver() { strings "$(out_dir "$1" "$FLAVOUR")/arch/x86/boot/bzImage" | grep -m1 '
 python3 "$TOP/scripts/host/zsbench-report.py" \
 	--base "$(out_dir base "$FLAVOUR")/bench-zsmalloc/console.log" \
 	--patched "$(out_dir patched "$FLAVOUR")/bench-zsmalloc/console.log" \
-	--base-version "base: $(kver base), tag base ($(git -C "$TREE" rev-parse --short base))" \
-	--patched-version "patched: $(kver patched), $(git -C "$TREE" rev-list --count base..HEAD) patches, $(project_id | tr '\n' ' ' | sed 's/ $//')" \
+	--base-version "base: $(kver base), tag base ($(git -C "$LINUX_REPO" rev-parse --short base))" \
+	--patched-version "patched: $(kver patched), $(git -C "$LINUX_REPO" rev-list --count base..HEAD) patches, $(project_id | tr '\n' ' ' | sed 's/ $//')" \
 	--base-api old --patched-api new \
 	--command "make bench-zsmalloc RUNS=$RUNS" \
 	--out-md "$results/zsmalloc-api.md" --out-json "$results/zsmalloc-api.json"

@@ -24,21 +24,21 @@ set -eu
 
 FLAVOUR=${FLAVOUR:-vm}
 wt=$(tree_dir check)
-commits=$(git -C "$TREE" rev-list --reverse base..HEAD)
-[ -n "$commits" ] || die "no commits on top of base in $TREE"
+commits=$(git -C "$LINUX_REPO" rev-list --reverse base..HEAD)
+[ -n "$commits" ] || die "no commits on top of base in $LINUX_REPO"
 if [ -d "$wt" ] && git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
 		die "$wt has uncommitted changes"
 else
-	run git -C "$TREE" worktree prune
-	run git -C "$TREE" worktree add -q --detach "$wt" base
+	run git -C "$LINUX_REPO" worktree prune
+	run git -C "$LINUX_REPO" worktree add -q --detach "$wt" base
 fi
 
 n=0 total=$(echo "$commits" | wc -l) findings=""
 for c in $commits; do
 	n=$((n + 1))
 	[ "$n" -ge "${FROM:-1}" ] || continue
-	subject=$(git -C "$TREE" log -1 --format=%s "$c")
+	subject=$(git -C "$LINUX_REPO" log -1 --format=%s "$c")
 	say "check-series: [$n/$total] $subject"
 	git -C "$wt" checkout -q --detach "$c"
 	# Configure again at every commit: an option that a patch adds (e.g.
@@ -49,7 +49,7 @@ for c in $commits; do
 		sh "$TOP/scripts/host/kernel.sh" check "$FLAVOUR" ||
 			die "check-series: patch $n ($subject) does not build"
 	fi
-	if ! git -C "$TREE" format-patch -1 --stdout "$c" |
+	if ! git -C "$LINUX_REPO" format-patch -1 --stdout "$c" |
 		(cd "$wt" && PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --strict -q \
 			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES -) > "$BUILD/checkpatch.out" 2>&1; then
 		findings="$findings $n"

@@ -28,7 +28,10 @@ work_dir() {
 	if [ "$BASE" = 6.12 ]; then echo "$BUILD"; else echo "$BUILD/$BASE"; fi
 }
 WORK=$(work_dir)
-TREE=$WORK/linux
+# The kernel's git repository: tag base and the series on top (the
+# "patched" tree); the base tree and the others are worktrees of it.
+# (TREE, the make variable, names a tree: patched or base.)
+LINUX_REPO=$WORK/linux
 SRC_TARBALL=${SRC_TARBALL:-/usr/src/$SRC_PKG.tar.xz}
 # The series (tree.sh); the tree check's self-test points it elsewhere.
 PATCHES=${PATCHES:-$TOP/patches/$BASE}

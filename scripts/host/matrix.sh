@@ -29,7 +29,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 ALL="i386-highmem arm64-16k rt arm64 debug kcsan"
-tree=${TREE_NAME:-patched}
+tree=${TREE:-patched}
 cmd="make matrix"
 [ "$BASE" = 6.12 ] || cmd="$cmd BASE=$BASE"
 [ "$tree" = patched ] || cmd="$cmd TREE=$tree"

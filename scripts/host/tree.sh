@@ -16,19 +16,19 @@ set -eu
 GIT_IDENT="-c user.name=Harness -c user.email=harness@localhost"
 
 unpack_base() {
-	if [ -d "$TREE/.git" ] && git -C "$TREE" rev-parse -q --verify base >/dev/null; then
+	if [ -d "$LINUX_REPO/.git" ] && git -C "$LINUX_REPO" rev-parse -q --verify base >/dev/null; then
 		return 0
 	fi
 	[ -f "$SRC_TARBALL" ] || die "no $SRC_TARBALL: run 'make setup' first"
 	t0=$(now)
 	# A base worktree of an earlier build/linux would point at a repository
 	# that is gone: it goes too (base_worktree adds it again).
-	rm -rf "$TREE" "$TREE.tmp" "$(tree_dir base)"
+	rm -rf "$LINUX_REPO" "$LINUX_REPO.tmp" "$(tree_dir base)"
 	# The sources (1.6 GiB) and git's objects for them (0.5 GiB before packing).
 	need_space 3072 "tree: unpacking $SRC_NAME"
-	mkdir -p "$TREE.tmp"
-	run tar -xJf "$SRC_TARBALL" -C "$TREE.tmp" --strip-components=1
-	cd "$TREE.tmp"
+	mkdir -p "$LINUX_REPO.tmp"
+	run tar -xJf "$SRC_TARBALL" -C "$LINUX_REPO.tmp" --strip-components=1
+	cd "$LINUX_REPO.tmp"
 	git init -q -b master
 	# Debian's top-level .gitignore ignores everything ("/*"): force-add.
 	git add -f -A .
@@ -36,8 +36,8 @@ unpack_base() {
 		git $GIT_IDENT commit -q -m "$SRC_NAME (Debian $SRC_PKG $SRC_VER)"
 	git tag base
 	cd "$TOP"
-	mv "$TREE.tmp" "$TREE"
-	say "tree: base unpacked into $TREE in $(( $(now) - t0 ))s"
+	mv "$LINUX_REPO.tmp" "$LINUX_REPO"
+	say "tree: base unpacked into $LINUX_REPO in $(( $(now) - t0 ))s"
 }
 
 # The base worktree, added if missing; one that is not a worktree of
@@ -47,14 +47,14 @@ base_worktree() {
 	if [ -d "$wt" ]; then
 		top=$(git -C "$wt" rev-parse --show-toplevel 2>/dev/null || true)
 		common=$(git -C "$wt" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
-		if [ "$top" = "$wt" ] && [ "$common" = "$TREE/.git" ]; then
+		if [ "$top" = "$wt" ] && [ "$common" = "$LINUX_REPO/.git" ]; then
 			return 0
 		fi
-		say "tree: $wt is not a worktree of $TREE: adding it again"
+		say "tree: $wt is not a worktree of $LINUX_REPO: adding it again"
 		rm -rf "$wt"
 	fi
-	git -C "$TREE" worktree prune
-	run git -C "$TREE" worktree add -q --detach "$wt" base
+	git -C "$LINUX_REPO" worktree prune
+	run git -C "$LINUX_REPO" worktree add -q --detach "$wt" base
 }
 
 series() {
@@ -68,9 +68,9 @@ series() {
 apply_series() {
 	unpack_base
 	base_worktree
-	cd "$TREE"
+	cd "$LINUX_REPO"
 	if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
-		die "$TREE has uncommitted changes; commit or stash them, then run 'make tree' again"
+		die "$LINUX_REPO has uncommitted changes; commit or stash them, then run 'make tree' again"
 	fi
 	git am --abort >/dev/null 2>&1 || true
 	# Keep whatever was checked out reachable, in case it was not exported yet.
@@ -80,7 +80,7 @@ apply_series() {
 	for p in $(series); do
 		if ! git $GIT_IDENT am -q --keep-cr "$p" >/dev/null 2>&1; then
 			git am --abort >/dev/null 2>&1 || true
-			die "patch $(basename "$p") does not apply to base; fix it in $TREE" \
+			die "patch $(basename "$p") does not apply to base; fix it in $LINUX_REPO" \
 			    "(previous HEAD saved as refs/harness/before-apply)"
 		fi
 		n=$((n + 1))
@@ -94,7 +94,7 @@ apply_series() {
 # that it can be compared with the tree that will be built. Cached in
 # WORK/series.id against a checksum of patches/.
 series_id() {
-	sum=$( { git -C "$TREE" rev-parse 'base^{tree}'; series; cat $(series) /dev/null; } |
+	sum=$( { git -C "$LINUX_REPO" rev-parse 'base^{tree}'; series; cat $(series) /dev/null; } |
 		sha1sum | cut -d' ' -f1)
 	if [ -f "$WORK/series.id" ] && [ "$(cut -d' ' -f1 "$WORK/series.id")" = "$sum" ]; then
 		cut -d' ' -f2 "$WORK/series.id"
@@ -103,13 +103,13 @@ series_id() {
 	idx=$WORK/series.index.$$
 	(
 		export GIT_INDEX_FILE="$idx"
-		git -C "$TREE" read-tree base
+		git -C "$LINUX_REPO" read-tree base
 		for p in $(series); do
-			git -C "$TREE" apply --cached "$p" ||
+			git -C "$LINUX_REPO" apply --cached "$p" ||
 				{ rm -f "$idx"; die "patch $(basename "$p") does not apply to base:" \
-					"fix the series in patches/ (or in $TREE, then 'make export')"; }
+					"fix the series in patches/ (or in $LINUX_REPO, then 'make export')"; }
 		done
-		git -C "$TREE" write-tree > "$idx.id"
+		git -C "$LINUX_REPO" write-tree > "$idx.id"
 	) || exit 1
 	id=$(cat "$idx.id")
 	rm -f "$idx" "$idx.id"
@@ -129,42 +129,42 @@ check_trees() {
 	unpack_base
 	base_worktree
 	want=$(series_id)
-	if ! git -C "$TREE" rev-parse -q --verify refs/harness/applied >/dev/null; then
+	if ! git -C "$LINUX_REPO" rev-parse -q --verify refs/harness/applied >/dev/null; then
 		# Applied by no harness that records it: the base alone (just
 		# unpacked) gets the series; a tree that is the series already is
 		# taken as applied; anything else may be someone's work.
-		if [ "$(git -C "$TREE" rev-parse 'HEAD^{tree}')" = "$want" ]; then
-			git -C "$TREE" update-ref refs/harness/applied HEAD
-		elif [ "$(git -C "$TREE" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse base)" ] &&
-		     [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+		if [ "$(git -C "$LINUX_REPO" rev-parse 'HEAD^{tree}')" = "$want" ]; then
+			git -C "$LINUX_REPO" update-ref refs/harness/applied HEAD
+		elif [ "$(git -C "$LINUX_REPO" rev-parse HEAD)" = "$(git -C "$LINUX_REPO" rev-parse base)" ] &&
+		     [ -z "$(git -C "$LINUX_REPO" status --porcelain --untracked-files=no)" ]; then
 			apply_series
 		else
-			die "$TREE is not base + patches/, and this harness did not apply it:" \
+			die "$LINUX_REPO is not base + patches/, and this harness did not apply it:" \
 			    "'make export' keeps its commits as the series, 'make tree' replaces" \
 			    "them with patches/ (they stay reachable as refs/harness/before-apply)"
 		fi
 	fi
-	have=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
-	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
+	have=$(git -C "$LINUX_REPO" rev-parse 'HEAD^{tree}')
+	dirty=$(git -C "$LINUX_REPO" status --porcelain --untracked-files=no)
 	if [ "$have" = "$want" ] && [ -z "$dirty" ]; then
 		:
 	elif [ -n "$dirty" ]; then
-		die "$TREE has uncommitted changes, and its tree is not patches/:" \
+		die "$LINUX_REPO has uncommitted changes, and its tree is not patches/:" \
 		    "commit them into the series and run 'make export' (to test them)," \
-		    "or 'git -C $TREE stash' (to test patches/ as it is)"
-	elif [ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse refs/harness/applied)" ]; then
-		die "$TREE has commits that patches/ does not have (HEAD moved since" \
+		    "or 'git -C $LINUX_REPO stash' (to test patches/ as it is)"
+	elif [ "$(git -C "$LINUX_REPO" rev-parse HEAD)" != "$(git -C "$LINUX_REPO" rev-parse refs/harness/applied)" ]; then
+		die "$LINUX_REPO has commits that patches/ does not have (HEAD moved since" \
 		    "the series was last applied or exported): 'make export' keeps them," \
 		    "'make tree' drops them (they stay reachable as refs/harness/before-apply)"
 	else
 		say "tree: patches/ changed since build/linux was applied (tree $(echo "$have" | cut -c1-12)," \
 		    "the series is $(echo "$want" | cut -c1-12)): applying it again"
 		apply_series
-		have=$(git -C "$TREE" rev-parse 'HEAD^{tree}')
+		have=$(git -C "$LINUX_REPO" rev-parse 'HEAD^{tree}')
 		[ "$have" = "$want" ] || die "tree: applied tree $have is not the series' $want"
 	fi
 	wt=$(tree_dir base)
-	bt=$(git -C "$TREE" rev-parse 'base^{tree}')
+	bt=$(git -C "$LINUX_REPO" rev-parse 'base^{tree}')
 	if [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" != "$bt" ] ||
 	   [ -n "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
 		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
@@ -204,15 +204,15 @@ sign_series() {
 	export IDENT_NAME IDENT_MAIL
 	git -c core.hooksPath=/dev/null rebase -q \
 		--exec "sh '$TOP/scripts/host/sign-commit.sh'" base ||
-		die "export: could not sign the series (git rebase --abort in $TREE)"
+		die "export: could not sign the series (git rebase --abort in $LINUX_REPO)"
 }
 
 export_series() {
-	[ -d "$TREE/.git" ] || die "no tree: run 'make tree' first"
+	[ -d "$LINUX_REPO/.git" ] || die "no tree: run 'make tree' first"
 	export_identity
-	cd "$TREE"
+	cd "$LINUX_REPO"
 	[ -z "$(git status --porcelain --untracked-files=no)" ] ||
-		die "export: $TREE has uncommitted changes; commit them first"
+		die "export: $LINUX_REPO has uncommitted changes; commit them first"
 	n=$(git rev-list --count base..HEAD)
 	[ "$n" -eq 0 ] || sign_series
 	rm -f "$PATCHES"/*.patch
