@@ -92,15 +92,28 @@ flavour_arch() {
 #   REPORT   the guest's report channel (/dev/NAME; see scripts/guest/init)
 #   DEBARCH  Debian's name for the userland of the initramfs
 #   TARGET_CC  compiler for the initramfs's own static tools
+# and QEMU's arguments for it (vm.sh):
+#   QEMU_MACHINE  the machine ("" for QEMU's default)
+#   QEMU_CPU      the CPU under TCG (KVM: the host's). i386: QEMU's "max"
+#                 says AuthenticAMD, family 6, which a 32-bit kernel takes
+#                 for an Athlon and WARNs is not fit for SMP. arm64:
+#                 pauth-impdef, QEMU's own pointer authentication, much
+#                 faster under TCG.
+#   QEMU_REPORT   how the report channel is attached: "serial" (the second
+#                 serial port, ttyS1) or "virtconsole" (a virtio console,
+#                 hvc0: arm64's virt machine has one PL011)
 arch_vars() {
 	case "$1" in
 	x86_64) KARCH=x86_64 CROSS="" KIMAGE=arch/x86/boot/bzImage QEMU=qemu-system-x86_64
-		CONSOLE=ttyS0 REPORT=ttyS1 DEBARCH=amd64 TARGET_CC=gcc ;;
+		CONSOLE=ttyS0 REPORT=ttyS1 DEBARCH=amd64 TARGET_CC=gcc
+		QEMU_MACHINE="" QEMU_CPU=max QEMU_REPORT=serial ;;
 	i386) KARCH=i386 CROSS="" KIMAGE=arch/x86/boot/bzImage QEMU=qemu-system-i386
-		CONSOLE=ttyS0 REPORT=ttyS1 DEBARCH=i386 TARGET_CC=i686-linux-gnu-gcc ;;
+		CONSOLE=ttyS0 REPORT=ttyS1 DEBARCH=i386 TARGET_CC=i686-linux-gnu-gcc
+		QEMU_MACHINE="" QEMU_CPU=max,vendor=GenuineIntel QEMU_REPORT=serial ;;
 	arm64) KARCH=arm64 CROSS=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image
 		QEMU=qemu-system-aarch64 CONSOLE=ttyAMA0 REPORT=hvc0 DEBARCH=arm64
-		TARGET_CC=aarch64-linux-gnu-gcc ;;
+		TARGET_CC=aarch64-linux-gnu-gcc
+		QEMU_MACHINE=virt QEMU_CPU=max,pauth-impdef=on QEMU_REPORT=virtconsole ;;
 	*) die "unknown architecture '$1' (x86_64, i386 or arm64)" ;;
 	esac
 }

@@ -11,8 +11,10 @@
 #   report.log (the job's own output, from the second serial port; on arm64
 #   from a virtio console), cmdline.
 # The flavour's architecture (lib.sh: flavour_arch, arch_vars) picks the
-# emulator: qemu-system-x86_64, qemu-system-i386, or qemu-system-aarch64
-# -M virt (TCG only: no KVM for another architecture).
+# emulator and its arguments, from a table: qemu-system-x86_64,
+# qemu-system-i386, or qemu-system-aarch64 -M virt (TCG only: no KVM for
+# another architecture); the CPU model under TCG; the report channel's
+# device.
 # Exit status: the job's, 124 on a timeout, 1 if the job never reported.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -70,34 +72,30 @@ elif [ "$accel" = auto ]; then
 	fi
 	accel=$(cat "$BUILD/accel")
 fi
+# The architecture's QEMU arguments are data (lib.sh: arch_vars):
+# QEMU_MACHINE, QEMU_CPU, QEMU_REPORT.
 case "$accel" in
 kvm) accel_args="-accel kvm -cpu host" ;;
-tcg) accel_args="-accel tcg,thread=multi -cpu max" ;;
+tcg) accel_args="-accel tcg,thread=multi -cpu $QEMU_CPU" ;;
 # Under icount the guest's inputs are fixed too: its clock starts at a
 # set date and runs in virtual time (-rtc), and its random numbers (RDRAND,
 # the kernel's entropy) come from a seeded generator (-seed). Without them
 # a rerun of the same kernel and initramfs starts from another wall-clock
 # time and other random numbers, and its figures differ a little (readers
 # alone: 17,502 and 17,468 IOPS on two runs of one base kernel).
-icount) accel_args="-accel tcg,thread=single -icount shift=0,sleep=off -cpu max
+icount) accel_args="-accel tcg,thread=single -icount shift=0,sleep=off -cpu $QEMU_CPU
 	-rtc base=2025-01-01T00:00:00,clock=vm -seed 1" ;;
 *) die "ACCEL must be auto, kvm or tcg" ;;
 esac
 # The console on the first serial port; the report on the second, or on
-# arm64 (one PL011) on a virtio console, hvc0 in the guest. pauth-impdef:
-# QEMU's own pointer authentication, much faster under TCG.
+# a virtio console (hvc0 in the guest).
 machine=""
-report_args="-serial file:$out/report.log"
-case "$arch" in
-i386)
-	# QEMU's TCG "max" CPU says AuthenticAMD, family 6: a 32-bit kernel
-	# takes it for an Athlon and WARNs that it is not fit for SMP.
-	accel_args=$(echo "$accel_args" | sed 's/-cpu max/-cpu max,vendor=GenuineIntel/') ;;
-arm64)
-	accel_args=$(echo "$accel_args" | sed 's/-cpu max/-cpu max,pauth-impdef=on/')
-	machine="-M virt"
-	report_args="-device virtio-serial-device -chardev file,id=report,path=$out/report.log
-		-device virtconsole,chardev=report" ;;
+[ -z "$QEMU_MACHINE" ] || machine="-M $QEMU_MACHINE"
+case "$QEMU_REPORT" in
+serial) report_args="-serial file:$out/report.log" ;;
+virtconsole) report_args="-device virtio-serial-device -chardev file,id=report,path=$out/report.log
+	-device virtconsole,chardev=report" ;;
+*) die "arch_vars: unknown QEMU_REPORT '$QEMU_REPORT'" ;;
 esac
 
 report_arg=""
