@@ -8,7 +8,7 @@
 #                pages, debug and KCSAN kernels: bench/results/matrix.md
 #
 # Variables: BASE=6.12|7.3 (the base and its series, patches/BASE/)
-#   TREE=patched|base  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
+#   TREE=patched|base|kmi  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
 #   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
 #   WORKLOAD=MiB (make run: the swap workload's size; refused if it cannot fit)
 # A knob NAME is harness.name on the guest's command line and HARNESS_NAME
@@ -26,7 +26,8 @@ H       := scripts/host
 export BASE CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-check export kernel initramfs run test soak faults parse \
-	bench-zsmalloc bench-zram bench-boot-mem check-series matrix lint clean help
+	bench-zsmalloc bench-zram bench-boot-mem check-series check-configs matrix lint \
+	clean help
 all: help
 
 help: ## this list: every target, then the variables
@@ -120,6 +121,9 @@ lint: ## shellcheck and pyflakes on the harness's scripts (CI runs it)
 
 check-series: tree-check ## build every patch of the series and checkpatch it
 	@sh $(H)/check-series.sh
+
+check-configs: tree-check ## build the series in configurations no flavour builds; boot its modules
+	@sh $(H)/check-configs.sh
 
 # The reliability matrix (see scripts/host/matrix.sh): every flavour of
 # MATRIX="i386-highmem arm64-16k rt arm64 debug kcsan" built, booted with the

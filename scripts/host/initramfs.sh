@@ -243,6 +243,13 @@ build_guest() {
 	if [ -d "$out/bench" ]; then
 		find "$out/bench" -name '*.ko' -exec cp {} "$stage/lib/bench/" \;
 	fi
+	# zram and zsmalloc built as modules (the check-configs "modules"
+	# configuration): the job "modules" loads and unloads them.
+	for ko in "$out/mm/zsmalloc.ko" "$out/drivers/block/zram/zram.ko"; do
+		[ -f "$ko" ] || continue
+		mkdir -p "$stage/lib/zram"
+		cp "$ko" "$stage/lib/zram/"
+	done
 	cpio_gz "$stage" "$img.tmp"
 	mv "$img.tmp" "$img"
 }

@@ -9,6 +9,8 @@
 #            line (x86_64, i386 or arm64; x86_64 without one): see
 #            flavour_arch and arch_vars in lib.sh.
 #   config   only configure and check the configuration, build nothing
+#   objects  configure, then build only mm/ and drivers/block/zram/ (what
+#            the series touches: make check-configs)
 # Output: out_dir in lib.sh, e.g. build/out/patched-debug/ (.config,
 #   arch/x86/boot/bzImage or arch/arm64/boot/Image, build.log)
 set -eu
@@ -17,6 +19,7 @@ set -eu
 tree=${1:?usage: kernel.sh base|patched FLAVOUR}
 flavour=${2:?usage: kernel.sh base|patched FLAVOUR}
 what=${3:-all}
+[ "$tree" != kmi ] || kmi_worktree
 src=$(tree_dir "$tree")
 out=$(out_dir "$tree" "$flavour")
 jobs=${JOBS:-$(nproc)}
@@ -106,6 +109,16 @@ $(cat "$out/config-dropped")"
 fi
 
 [ "$what" = config ] && { say "kernel: $tree-$flavour configured ($arch): $out/.config"; exit 0; }
+if [ "$what" = objects ]; then
+	need_space 512 "kernel: the $tree-$flavour objects"
+	t0=$(now)
+	if ! kmake -j"$jobs" mm/ drivers/block/zram/ > "$out/build.log" 2>&1; then
+		tail -40 "$out/build.log"
+		die "kernel: objects of $tree-$flavour failed, see $out/build.log"
+	fi
+	say "kernel: $tree-$flavour objects built in $(( $(now) - t0 ))s ($arch)"
+	exit 0
+fi
 
 # A cold debug build writes about 600 MiB; ld needs room for vmlinux twice.
 need_space 1536 "kernel: the $tree-$flavour build"

@@ -56,7 +56,8 @@ free some (old clones of the project, build/out/* kernels no longer used) and ru
 # "mid" a worktree on a commit of the series (scripts/host/bench-zram.sh sets it up),
 # "check" another one that scripts/host/check-series.sh moves along the series,
 # "rmutex" the series with bench/variants/read-stream-mutex.patch on top
-# (scripts/host/bench-zram.sh).
+# (scripts/host/bench-zram.sh), "kmi" the 6.12 series up to its frozen-KMI
+# stopping point (kmi_worktree, below).
 tree_dir() {
 	case "$1" in
 	patched) echo "$(work_dir)/linux" ;;
@@ -64,8 +65,33 @@ tree_dir() {
 	mid) echo "$(work_dir)/mid/linux" ;;
 	check) echo "$(work_dir)/check/linux" ;;
 	rmutex) echo "$(work_dir)/rmutex/linux" ;;
-	*) die "unknown tree '$1' (use base, mid, rmutex, check or patched)" ;;
+	kmi) echo "$(work_dir)/kmi/linux" ;;
+	*) die "unknown tree '$1' (use base, mid, rmutex, check, kmi or patched)" ;;
 	esac
+}
+
+# The first patch of the 6.12 series that a tree with a frozen KMI
+# (Android's GKI) cannot take: it changes struct zpool_driver, and the
+# patches after it remove exports and renumber enum cpuhp_state. "kmi" is
+# the series up to the patch before it (the 6.12 cover letter, "Where a
+# tree with a frozen KMI stops"): make test TREE=kmi.
+KMI_BREAK="mm: zpool: add object read/write operations"
+
+# kmi_worktree: put build/kmi/linux on that commit (made or moved there).
+kmi_worktree() {
+	[ "$BASE" = 6.12 ] ||
+		die "TREE=kmi: only the 6.12 series has a frozen-KMI stopping point"
+	_sha=$(git -C "$LINUX_REPO" log --format=%H --grep="^$KMI_BREAK\$" base..HEAD)
+	[ -n "$_sha" ] || die "TREE=kmi: no commit '$KMI_BREAK' in $LINUX_REPO"
+	_wt=$(tree_dir kmi)
+	if [ -d "$_wt" ] && git -C "$_wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		[ -z "$(git -C "$_wt" status --porcelain --untracked-files=no)" ] ||
+			die "TREE=kmi: $_wt has uncommitted changes"
+		run git -C "$_wt" checkout -q --detach "$_sha^"
+	else
+		run git -C "$LINUX_REPO" worktree prune
+		run git -C "$LINUX_REPO" worktree add -q --detach "$_wt" "$_sha^"
+	fi
 }
 
 # Build folder of a kernel: beside its tree, so that every kernel sees its
