@@ -1,9 +1,10 @@
 #!/bin/sh
 # zsmalloc and zram as modules (make check-configs, the "modules"
-# configuration): load them, with zram's KUnit suite running at load; use
-# a device; unload them; then kmemleak must find nothing (the kernel
-# boots with kmemleak=on). Every module must load: a symbol that the
-# series uses but the kernel does not export fails here.
+# configuration): load them, after the compressors zram needs (the list
+# in /lib/zram/deps, in load order), with both KUnit suites running at
+# load; use a device; unload them; then kmemleak must find nothing (the
+# kernel boots with kmemleak=on). Every module must load: a symbol that
+# the series uses but the kernel does not export fails here.
 . /harness/lib.sh
 echo "modules: kernel $(uname -r), $(nproc) CPUs"
 KO=/lib/zram
@@ -18,12 +19,20 @@ load() {
 	loaded "$1"
 }
 
-# zram's KUnit suite ran when zram.ko loaded: its KTAP is in the kernel log.
+# A module's KUnit suite $1 ran when the module loaded: its KTAP is in
+# the kernel log, and at least one case passed.
 suite_passed() {
 	dmesg > /tmp/dmesg.txt
-	grep -E '^\[[ 0-9.]+\] +# zcomp: pass:' /tmp/dmesg.txt | sed 's/^\[[ 0-9.]*\] */modules: /'
-	grep -Eq '^\[[ 0-9.]+\] +# zcomp: pass:[1-9][0-9]* fail:0 ' /tmp/dmesg.txt &&
-		grep -Eq '^\[[ 0-9.]+\] +ok [0-9]+ zcomp$' /tmp/dmesg.txt
+	grep -E "^\[[ 0-9.]+\] +# $1: pass:" /tmp/dmesg.txt | sed 's/^\[[ 0-9.]*\] */modules: /'
+	grep -Eq "^\[[ 0-9.]+\] +# $1: pass:[1-9][0-9]* fail:0 " /tmp/dmesg.txt &&
+		grep -Eq "^\[[ 0-9.]+\] +ok [0-9]+ $1\$" /tmp/dmesg.txt
+}
+
+# The modules zram needs, other than zsmalloc, loaded before it.
+load_deps() {
+	for m in $(grep -vx -e zram -e zsmalloc "$KO/deps"); do
+		loaded "$m" || load "$m" || return 1
+	done
 }
 
 use_device() {
@@ -42,12 +51,18 @@ unload() {
 
 # kmemleak reports unreferenced objects only after two scans, and only
 # objects older than a few seconds.
+# A kernel booted without kmemleak=on has the file but scans nothing:
+# then the check fails, so that it cannot pass without looking.
 no_leaks() {
-	[ -w /sys/kernel/debug/kmemleak ] || { echo "modules: no kmemleak"; return 1; }
+	if [ ! -w /sys/kernel/debug/kmemleak ] ||
+		dmesg | grep -q 'kmemleak: Kernel memory leak detector disabled'; then
+		echo "modules: kmemleak is off (boot with kmemleak=on)"
+		return 1
+	fi
 	sleep 6
-	echo scan > /sys/kernel/debug/kmemleak
+	echo scan > /sys/kernel/debug/kmemleak || return 1
 	sleep 6
-	echo scan > /sys/kernel/debug/kmemleak
+	echo scan > /sys/kernel/debug/kmemleak || return 1
 	cat /sys/kernel/debug/kmemleak > /tmp/leaks
 	if [ -s /tmp/leaks ]; then
 		head -40 /tmp/leaks | sed 's/^/modules: /'
@@ -57,12 +72,14 @@ no_leaks() {
 }
 
 [ -d /sys/kernel/debug/kmemleak ] || mount -t debugfs none /sys/kernel/debug 2> /dev/null
+check "modules: the compressors zram needs load" load_deps
 check "modules: zsmalloc.ko loads" load zsmalloc
+check "modules: zsmalloc's KUnit suite passed at load" suite_passed zsmalloc
 check "modules: zram.ko loads (num_devices=1)" load zram num_devices=1
-check "modules: zram's KUnit suite passed at load" suite_passed
+check "modules: zram's KUnit suite passed at load" suite_passed zcomp
 check "modules: a device stores and returns data" use_device
 check "modules: zram and zsmalloc unload" unload
 check "modules: reload and unload again" sh -c \
 	"insmod $KO/zsmalloc.ko && insmod $KO/zram.ko && rmmod zram && rmmod zsmalloc"
-check "modules: kmemleak finds no leak" no_leaks
+check "modules: kmemleak is on and finds no leak" no_leaks
 exit $HARNESS_FAILED

@@ -7,7 +7,7 @@
 #  2. Randconfigs (x86_64, KCONFIG_SEED of SEEDS, default "1 2 3") with
 #     zsmalloc, zram and their KUnit suites forced on: the same objects.
 #  3. The "modules" configuration as a whole kernel, booted: the guest job
-#     "modules" loads zsmalloc.ko and zram.ko (zram's KUnit suite runs at
+#     "modules" loads zsmalloc.ko and zram.ko (their KUnit suites run at
 #     load), uses a device, unloads them and has kmemleak scan.
 # Environment: CONFIGS (names of step 1, default every file), SEEDS,
 # NOBOOT=1 (skip step 3). Ends with "N passed, N failed".
@@ -36,7 +36,7 @@ arch_vars x86_64
 cc=gcc
 command -v ccache > /dev/null 2>&1 && cc="ccache gcc"
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=true
-forced="CONFIG_MMU=y CONFIG_BLOCK=y CONFIG_SWAP=y CONFIG_ZSMALLOC=y CONFIG_ZRAM=y
+forced="CONFIG_MMU=y CONFIG_SYSFS=y CONFIG_BLOCK=y CONFIG_BLK_DEV=y CONFIG_SWAP=y CONFIG_ZSMALLOC=y CONFIG_ZRAM=y
 CONFIG_KUNIT=y CONFIG_ZSMALLOC_KUNIT_TEST=y CONFIG_ZRAM_KUNIT_TEST=y
 CONFIG_ZRAM_BACKEND_LZ4=y CONFIG_ZRAM_BACKEND_ZSTD=y CONFIG_WERROR=n
 CONFIG_COMPILE_TEST=n"

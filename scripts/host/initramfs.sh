@@ -244,14 +244,30 @@ build_guest() {
 		find "$out/bench" -name '*.ko' -exec cp {} "$stage/lib/bench/" \;
 	fi
 	# zram and zsmalloc built as modules (the check-configs "modules"
-	# configuration): the job "modules" loads and unloads them.
-	for ko in "$out/mm/zsmalloc.ko" "$out/drivers/block/zram/zram.ko"; do
-		[ -f "$ko" ] || continue
+	# configuration): the job "modules" loads and unloads them, after the
+	# modules they need (lib/'s compressors), listed in load order in
+	# lib/zram/deps.
+	if [ -f "$out/drivers/block/zram/zram.ko" ]; then
 		mkdir -p "$stage/lib/zram"
-		cp "$ko" "$stage/lib/zram/"
-	done
+		module_deps "$out" zram | awk '!seen[$0]++' > "$stage/lib/zram/deps"
+		while read -r m; do
+			cp "$(find "$out" -name "$m.ko" ! -path '*/guest-root/*' | head -1)" \
+				"$stage/lib/zram/"
+		done < "$stage/lib/zram/deps"
+	fi
 	cpio_gz "$stage" "$img.tmp"
 	mv "$img.tmp" "$img"
+}
+
+# Print the modules that module $2 of build $1 needs, recursively, each
+# before the modules that need it, $2 last (modinfo's "depends" field).
+module_deps() {
+	_ko=$(find "$1" -name "$2.ko" ! -path '*/guest-root/*' | head -1)
+	[ -n "$_ko" ] || die "initramfs: $2.ko is not in $1"
+	for _d in $(modinfo -F depends "$_ko" | tr , ' '); do
+		module_deps "$1" "$_d"
+	done
+	echo "$2"
 }
 
 mkdir -p "$(dirname "$common")" "$out"

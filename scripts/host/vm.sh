@@ -127,9 +127,11 @@ echo "$accel" > "$out/accel"
 	project_id
 	echo "date=$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 } > "$out/run.info"
-# A kernel with the zsmalloc KUnit suite built in runs it at boot unless
-# told not to: then parse.sh requires its KTAP on the console.
+# A kernel with the zsmalloc KUnit suite built in (zsmalloc too: in
+# zsmalloc.ko it runs at load) runs it at boot unless told not to: then
+# parse.sh requires its KTAP on the console.
 if grep -q '^CONFIG_ZSMALLOC_KUNIT_TEST=y' "$kdir/.config" 2>/dev/null &&
+	grep -q '^CONFIG_ZSMALLOC=y' "$kdir/.config" &&
 	! echo "$cmdline" | grep -q 'kunit.enable=0'; then
 	echo 1 > "$out/ktap-expected"
 fi
