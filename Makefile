@@ -26,7 +26,7 @@ H       := scripts/host
 export BASE CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-check export kernel initramfs run test soak faults parse \
-	bench-zsmalloc bench-zram bench-boot-mem check-series check-configs matrix lint \
+	bench-zsmalloc bench-zram bench-boot-mem bench-offline check-series check-configs matrix lint \
 	clean help
 all: help
 
@@ -114,6 +114,8 @@ bench-zram: tree-check ## zram read latency against writers, in virtual time
 # Memory after boot at 64 vCPUs, base and patched: zsmalloc's per-CPU area.
 bench-boot-mem: tree-check ## memory after boot at 64 vCPUs, base and patched
 	@sh $(H)/bench-boot-mem.sh
+bench-offline: tree-check ## memory offlining under zram readers, -EBUSY or -EAGAIN
+	@sh $(H)/bench-offline.sh
 
 # Build the kernel at every patch of the series and checkpatch each patch.
 lint: ## shellcheck and pyflakes on the harness's scripts (CI runs it)
