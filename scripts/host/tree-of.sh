@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tree-of.sh COMMIT [DIR]: the kernel tree id that the project's series at
-# COMMIT gives: its DIR (patches/6.12, or patches/ for commits from before
-# the 7.3 series), applied with git am onto tag base of build/linux, in a
-# temporary worktree. Results name kernels by tree id (the -harness-TREEID
+# COMMIT gives: its DIR (patches/$BASE; for 6.12, patches/ in commits from
+# before the 7.3 series), applied with git am onto tag base of the base's
+# kernel repository (BASE=7.3 for 7.3's), in a temporary worktree. Results name kernels by tree id (the -harness-TREEID
 # of a release); this resolves one from a project commit. Prints
 # "TREE COMMIT:DIR".
 set -eu
@@ -12,8 +12,9 @@ set -eu
 commit=${1:?usage: tree-of.sh COMMIT [DIR]}
 dir=${2:-}
 if [ -z "$dir" ]; then
-	dir=patches/6.12
-	git -C "$TOP" rev-parse -q --verify "$commit:$dir" > /dev/null || dir=patches
+	dir=patches/$BASE
+	[ "$BASE" != 6.12 ] || git -C "$TOP" rev-parse -q --verify "$commit:$dir" > /dev/null ||
+		dir=patches
 fi
 git -C "$TOP" rev-parse -q --verify "$commit:$dir" > /dev/null ||
 	die "tree-of: no $dir at project commit $commit"
