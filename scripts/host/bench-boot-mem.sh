@@ -60,6 +60,11 @@ avg() { # TREE COLUMN: the mean of COLUMN (3 = kmalloc-4k objects) over TREE's r
 	echo "Base's zsmalloc allocates its mapping area's copy buffer, one kmalloc(PAGE_SIZE)"
 	echo "(kmalloc-4k) per possible CPU, at boot in zs_init(); the series removes it."
 	echo
+	for tree in base patched; do
+		i=$(ls "$(out_dir "$tree" vm)"/mem-boot-"$MEM_CPUS"cpu*/run.info 2> /dev/null | head -1)
+		[ -n "$i" ] && echo "- $tree: \`$(sed -n 's/^built=//p' "$i")\`, $(grep -E '^(project|patches)=' "$i" | tr '\n' ' ' | sed 's/ $//')"
+	done
+	echo
 	echo "| kernel | CPUs | kmalloc-4k objects | kmalloc-4k slabs (KiB) | SUnreclaim (KiB) | Percpu (KiB) | MemFree (KiB) |"
 	echo "| --- | --: | --: | --: | --: | --: | --: |"
 	echo "$table"
