@@ -29,7 +29,8 @@ g init -q -b master
 g add -f -A .
 g commit -q -m "Linux $release (Debian $pkg $ver)"
 pass=0 fail=0
-for p in $(ls "$TOP/patches/$BASE"/[0-9]*.patch | grep -v '/0000-'); do
+for p in "$TOP/patches/$BASE"/[0-9]*.patch; do
+	case "${p##*/}" in 0000-*) continue ;; esac
 	if g am -q --whitespace=nowarn "$p" > "$tmp/am.log" 2>&1; then
 		pass=$((pass + 1))
 		echo "ok ${p##*/}"

@@ -25,8 +25,11 @@ trap 'git -C "$LINUX_REPO" worktree remove --force "$tmp/linux" 2> /dev/null; rm
 mkdir "$tmp/p"
 git -C "$TOP" archive "$commit" "$dir" | tar -x -C "$tmp/p"
 git -C "$LINUX_REPO" worktree add -q --detach "$tmp/linux" base
-ls "$tmp/p/$dir"/[0-9]*.patch | grep -v '/0000-' > "$tmp/list"
+set --
+for p in "$tmp/p/$dir"/[0-9]*.patch; do
+	case "${p##*/}" in 0000-*) ;; *) set -- "$@" "$p" ;; esac
+done
 git -C "$tmp/linux" -c user.name=tree-of -c user.email=tree-of@localhost \
-	am -q --whitespace=nowarn $(cat "$tmp/list") > "$tmp/am.log" 2>&1 ||
+	am -q --whitespace=nowarn "$@" > "$tmp/am.log" 2>&1 ||
 	die "tree-of: the series at $commit:$dir does not apply to base: $(tail -3 "$tmp/am.log")"
 echo "$(git -C "$tmp/linux" rev-parse --short=12 'HEAD^{tree}') $commit:$dir"
