@@ -1,5 +1,5 @@
 #!/bin/sh
-# Memory offlining against zram readers (issue 32, item 4): how often, and
+# Memory offlining against zram readers: how often, and
 # how fast, a ZONE_MOVABLE memory block that holds zsmalloc pages goes
 # offline while readers hold zspages inside their reads, for comparing
 # zs_page_migrate()'s errno for a zspage with readers (-EBUSY, as mainline,

@@ -43,7 +43,7 @@ done
 # zswap through zpool, on each backend in turn (zsmalloc, zbud, z3fold).
 /harness/zswap-workload.sh || HARNESS_FAILED=1
 
-# Reclaim under a write stream (issue 12, item 2): O_DIRECT writers on a
+# Reclaim under a write stream (found in review): O_DIRECT writers on a
 # file system on zram0 while swap-out goes to a swap file on it. Where the
 # kernel has the hung-task detector (debug), a task blocked 30 s
 # (harness.stall) is reported, and that fails the run.

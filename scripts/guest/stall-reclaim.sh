@@ -1,6 +1,6 @@
 #!/bin/sh
 # A writer that holds a zram write stream must never wait in direct
-# reclaim (issue 12, item 2): kswapd and every task that swaps out through
+# reclaim (found in review): kswapd and every task that swaps out through
 # the same device take that device's write streams, and would wait behind
 # the writer's reclaim, which cannot make progress without them.
 #
