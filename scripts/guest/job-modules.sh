@@ -71,7 +71,7 @@ no_leaks() {
 	return 0
 }
 
-[ -d /sys/kernel/debug/kmemleak ] || mount -t debugfs none /sys/kernel/debug 2> /dev/null
+[ -e /sys/kernel/debug/kmemleak ] || mount -t debugfs none /sys/kernel/debug 2> /dev/null
 check "modules: the compressors zram needs load" load_deps
 check "modules: zsmalloc.ko loads" load zsmalloc
 check "modules: zsmalloc's KUnit suite passed at load" suite_passed zsmalloc
