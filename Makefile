@@ -26,7 +26,7 @@ H       := scripts/host
 export BASE CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-check export kernel initramfs run test soak faults parse \
-	bench-zsmalloc bench-zram bench-boot-mem bench-offline check-series check-configs matrix lint \
+	bench-zsmalloc bench-zram bench-boot-mem bench-mem bench-offline check-series check-configs matrix lint \
 	clean help
 all: help
 
@@ -114,6 +114,8 @@ bench-zram: tree-check ## zram read latency against writers, in virtual time
 # Memory after boot at 64 vCPUs, base and patched: zsmalloc's per-CPU area.
 bench-boot-mem: tree-check ## memory after boot at 64 vCPUs, base and patched
 	@sh $(H)/bench-boot-mem.sh
+bench-mem: tree-check ## zram's stream and context memory at 8 and 64 vCPUs, base and patched
+	@sh $(H)/bench-mem.sh
 bench-offline: tree-check ## memory offlining under zram readers, -EBUSY or -EAGAIN
 	@sh $(H)/bench-offline.sh
 

@@ -1,52 +1,119 @@
 #!/bin/sh
-# The memory that zram's per-CPU compression streams take, in the guest:
-# for each algorithm (HARNESS_ALGOS, default zstd,lz4) and run (HARNESS_RUNS,
-# default 3), reset zram0, set the algorithm, and read /proc/meminfo before
-# and after writing "disksize" (HARNESS_DISKSIZE, default 256M), which
-# allocates the streams of every online CPU. Prints
-#   BENCH-ZRAM-MEM algo= cpus= run= workload=mem percpu_kb_before= ...after=
-#     memfree_kb_before= ...after= memavail_kb_before= ...after=
-#     vmalloc_kb_before= ...after= sunreclaim_kb_before= ...after=
-# Percpu: counts only the per-CPU allocator (the stream structures); the
-# backends' contexts and buffers are vmalloc memory (VmallocUsed, with
-# zram's slot table, the same for every kernel) and unreclaimable slab
-# (SUnreclaim: kmalloc'ed buffers such as local_copy). The MemFree drop
-# holds all of these but, with 64 CPUs, also the pages that sit on the
-# per-CPU free lists, which makes it noisy by megabytes.
+# The memory that zram's per-CPU compression streams and read contexts take,
+# in the guest. For each setup of HARNESS_MEMCONF and each run
+# (HARNESS_RUNS, default 3): reset zram0, configure it, and read the
+# counters below before and after writing "disksize" (HARNESS_DISKSIZE,
+# default 256M), which allocates the streams of every online CPU; then
+# offline the upper half of the CPUs and read them again (what comes back
+# when CPUs go away), and online them again.
+#
+# A setup is ALGO[:LEVEL][+ALGO2[:LEVEL2]]: the primary algorithm and its
+# level (algorithm_params; none: the algorithm's default), and optionally a
+# recompression algorithm (recomp_algorithm, priority 1) with its level:
+# "zstd", "zstd:12", "lz4", "lz4+zstd". HARNESS_ALGOS, the older knob, is a
+# list of plain algorithms. Default: "zstd,lz4".
+#
+# Counters, each in kB:
+#   percpu      Percpu: the per-CPU allocator (stream and context structures)
+#   vmalloc     VmallocUsed: the backends' contexts, compression buffers and
+#               zram's slot table (the same for every kernel)
+#   sunreclaim  SUnreclaim: kmalloc'ed buffers and contexts
+#   free        free pages: the buddy allocator's (the zones' "pages free")
+#               plus those on the per-CPU lists ("count:" of each pageset).
+#               Its drop is every page taken in the window, whatever took it
+#               (pages taken straight from the page allocator included),
+#               without the per-CPU lists' noise that MemFree has.
+# Prints, per setup and run,
+#   BENCH-ZRAM-MEM algo=SETUP cpus= run= workload=mem
+#     percpu_kb_before= percpu_kb_after= (and vmalloc_, sunreclaim_, free_)
+#     memfree_kb_before= memfree_kb_after= memavail_kb_before= ...after=
+#     offline_cpus= percpu_kb_offline= ... free_kb_offline= (and _online)
 . "$(dirname "$0")/lib.sh"
 
-ALGOS=$(echo "${HARNESS_ALGOS:-zstd lz4}" | tr ',' ' ')
+CONFS=$(echo "${HARNESS_MEMCONF:-${HARNESS_ALGOS:-zstd,lz4}}" | tr ',' ' ')
 RUNS=${HARNESS_RUNS:-3}
 DISKSIZE=${HARNESS_DISKSIZE:-256M}
 SYS=/sys/block/zram0
 cpus=$(nproc 2>/dev/null || grep -c '^processor' /proc/cpuinfo)
 
+# free_kb: the buddy allocator's free pages and the per-CPU lists', in kB.
+free_kb() {
+	awk -v pk="$(($(getconf PAGESIZE 2>/dev/null || echo 4096) / 1024))" '
+		$1 == "pages" && $2 == "free" { n += $3 }
+		$1 == "count:" { n += $2 }
+		END { print n * pk }' /proc/zoneinfo
+}
+
+# snap SUFFIX: the counters, as KEY_kb_SUFFIX=VALUE words.
+snap() {
+	echo "percpu_kb_$1=$(meminfo_kb Percpu) vmalloc_kb_$1=$(meminfo_kb VmallocUsed)" \
+		"sunreclaim_kb_$1=$(meminfo_kb SUnreclaim) free_kb_$1=$(free_kb)" \
+		"memfree_kb_$1=$(meminfo_kb MemFree) memavail_kb_$1=$(meminfo_kb MemAvailable)"
+}
+
+settle() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches 2> /dev/null
+	sleep 1
+}
+
+# setup SETUP: configure the reset zram0 as SETUP says; non-zero if refused.
+setup() {
+	prim=${1%%+*} sec=""
+	case $1 in *+*) sec=${1#*+} ;; esac
+	a=${prim%%:*}
+	echo "$a" > "$SYS/comp_algorithm" || return 1
+	case $prim in
+	*:*) echo "algo=$a level=${prim#*:}" > "$SYS/algorithm_params" || return 1 ;;
+	esac
+	[ -n "$sec" ] || return 0
+	[ -e "$SYS/recomp_algorithm" ] || { echo "mem-zram: no recomp_algorithm (CONFIG_ZRAM_MULTI_COMP)"; return 1; }
+	echo "algo=${sec%%:*} priority=1" > "$SYS/recomp_algorithm" || return 1
+	case $sec in
+	*:*) echo "priority=1 level=${sec#*:}" > "$SYS/algorithm_params" || return 1 ;;
+	esac
+}
+
+# cpus_online 0|1: offline (0) or online (1) the upper half of the CPUs.
+upper_half() { seq $((cpus - cpus / 2)) $((cpus - 1)); }
+cpus_online() {
+	for c in $(upper_half); do
+		f=/sys/devices/system/cpu/cpu$c/online
+		[ -w "$f" ] && echo "$1" > "$f"
+	done
+}
+
 [ -d "$SYS" ] || cat /sys/class/zram-control/hot_add > /dev/null
 echo "mem-zram: kernel $(uname -r), $cpus CPUs, MemTotal $(meminfo_kb MemTotal) kB," \
 	"preempt $(cat /sys/kernel/debug/sched/preempt 2>/dev/null)"
-for algo in $ALGOS; do
+hotplug=1
+[ "$cpus" -ge 2 ] && [ -w /sys/devices/system/cpu/cpu$((cpus - 1))/online ] || hotplug=0
+for conf in $CONFS; do
 	for run in $(seq 1 "$RUNS"); do
 		ok=0
-		echo 1 > "$SYS/reset" && echo "$algo" > "$SYS/comp_algorithm" && ok=1
-		sync
-		echo 3 > /proc/sys/vm/drop_caches 2> /dev/null
-		pc0=$(meminfo_kb Percpu) mf0=$(meminfo_kb MemFree)
-		ma0=$(meminfo_kb MemAvailable) vm0=$(meminfo_kb VmallocUsed)
-		su0=$(meminfo_kb SUnreclaim)
+		echo 1 > "$SYS/reset" && setup "$conf" && ok=1
+		settle
+		before=$(snap before)
 		[ $ok = 1 ] && echo "$DISKSIZE" > "$SYS/disksize" || ok=0
-		pc1=$(meminfo_kb Percpu) mf1=$(meminfo_kb MemFree)
-		ma1=$(meminfo_kb MemAvailable) vm1=$(meminfo_kb VmallocUsed)
-		su1=$(meminfo_kb SUnreclaim)
-		if [ $ok = 1 ]; then
-			echo "BENCH-ZRAM-MEM algo=$algo cpus=$cpus run=$run workload=mem" \
-				"percpu_kb_before=$pc0 percpu_kb_after=$pc1" \
-				"memfree_kb_before=$mf0 memfree_kb_after=$mf1" \
-				"memavail_kb_before=$ma0 memavail_kb_after=$ma1" \
-				"vmalloc_kb_before=$vm0 vmalloc_kb_after=$vm1" \
-				"sunreclaim_kb_before=$su0 sunreclaim_kb_after=$su1"
-			pass "mem-zram: $algo run $run"
+		after=$(snap after)
+		if [ $ok != 1 ]; then
+			fail "mem-zram: $conf run $run (zram0 refused the setup)"
+			continue
+		fi
+		off="offline_cpus=0"
+		if [ $hotplug = 1 ]; then
+			cpus_online 0
+			settle
+			off="offline_cpus=$(($(upper_half | wc -l) - $(upper_half | while read -r c; do cat /sys/devices/system/cpu/cpu$c/online; done | grep -c 1))) $(snap offline)"
+			cpus_online 1
+			settle
+			off="$off $(snap online)"
+		fi
+		echo "BENCH-ZRAM-MEM algo=$conf cpus=$cpus run=$run workload=mem $before $after $off"
+		if [ "$(nproc)" != "$cpus" ]; then
+			fail "mem-zram: $conf run $run (CPUs did not come back online: $(nproc) of $cpus)"
 		else
-			fail "mem-zram: $algo run $run (zram0 refused the setup)"
+			pass "mem-zram: $conf run $run"
 		fi
 	done
 done

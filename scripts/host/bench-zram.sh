@@ -11,7 +11,8 @@
 #            read streams behind a mutex: the shape proposed upstream in
 #            October 2026), a worktree at build/rmutex/linux
 # for each CPU count of BENCH_CPUS, then the memory that the per-CPU streams
-# take at MEM_CPUS (64) vCPUs on base and patched (scripts/guest/mem-zram.sh).
+# take at MEM_CPUS (64) vCPUs on base and patched (scripts/guest/mem-zram.sh),
+# zstd at LEVEL and lz4 (make bench-mem measures more setups).
 # Writes bench/results/zram-latency.md, .json and .svg; the hand-written
 # bench/zram-latency-notes.md (what explains the targets, from these runs)
 # goes into the .md after the targets.
@@ -190,7 +191,7 @@ done
 for tree in base patched; do
 	case " $KERNELS " in *" $tree "*) ;; *) continue ;; esac
 	[ "$MEM_CPUS" = 0 ] && [ "$ONLY" != report ] && continue
-	boot "$tree" mem-zram "$MEM_CPUS" 2048 0 auto "harness.algos=zstd,lz4 harness.runs=$RUNS"
+	boot "$tree" mem-zram "$MEM_CPUS" 2048 0 auto "harness.memconf=zstd:$LEVEL,lz4 harness.runs=$RUNS"
 done
 wait
 

@@ -75,6 +75,15 @@ def num(v):
         return float(v)
 
 
+def mem_setups(mem):
+    """The setups of the memory records (mem-zram.sh: ALGO[:LEVEL][+ALGO2]), in order."""
+    out = []
+    for x in mem:
+        if x["algo"] not in out:
+            out.append(x["algo"])
+    return out
+
+
 def parse_mem(kernel, path, warnings):
     """The BENCH-ZRAM-MEM records of a mem-zram run folder
     (scripts/guest/mem-zram.sh); what is wrong with the run goes to
@@ -444,7 +453,7 @@ def targets(recs, mem, algos, cpus_list, kernels):
     # Memory
     mem_cpus = max([x["cpus"] for x in mem], default=None)
     if mem_cpus:
-        for algo in ("zstd", "lz4"):
+        for algo in mem_setups(mem):
             b = med([x.get("alloc_kb") for x in mem if x["kernel"] == "base" and x["algo"] == algo
                      and x["cpus"] == mem_cpus])
             p = med([x.get("alloc_kb") for x in mem if x["kernel"] == "patched" and x["algo"] == algo
@@ -596,7 +605,7 @@ def markdown(data, recs, mem, fills, algos, cpus_list, kernels, rows):
         w("| Kernel | Algo | vCPUs | Setups | Percpu growth kB | VmallocUsed growth kB | SUnreclaim growth kB | Allocated kB |")
         w("|---|---|--:|--:|--:|--:|--:|--:|")
         for cpus in sorted({x["cpus"] for x in mem}):
-            for algo in ("zstd", "lz4"):
+            for algo in mem_setups(mem):
                 for k in kernels:
                     ms = [x for x in mem if x["kernel"] == k and x["algo"] == algo and x["cpus"] == cpus]
                     if not ms:

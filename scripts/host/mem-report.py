@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""The memory table of make bench-mem (scripts/host/bench-mem.sh).
+
+Reads the BENCH-ZRAM-MEM records of mem-zram run folders
+(scripts/guest/mem-zram.sh), one --run KERNEL=FOLDER each, and writes a
+Markdown table and a JSON file: per setup (algorithm, level, recompression
+algorithm), vCPU count and kernel, what "disksize" took (the growth of
+Percpu, VmallocUsed and SUnreclaim, and the drop of the free pages, buddy
+and per-CPU lists together: every page taken), and what came back when half
+of the CPUs went offline; then each kernel against base, Student's t at 95%
+(scripts/host/ttest.py) over every setup run of every boot.
+
+Usage: mem-report.py --run base=DIR [--run patched=DIR ...] --command CMD
+       --base-text TEXT --project TEXT --out-md FILE --out-json FILE
+"""
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ttest  # noqa: E402
+
+COUNTERS = ("percpu", "vmalloc", "sunreclaim")
+NEEDED = ["algo", "cpus", "run"] + ["%s_kb_%s" % (c, w) for c in COUNTERS + ("free",)
+                                     for w in ("before", "after")]
+
+
+def shown_path(path):
+    top = os.path.dirname(os.path.dirname(HERE))
+    rel = os.path.relpath(os.path.abspath(path), top)
+    return path if rel.startswith("..") else rel
+
+
+def parse_run(kernel, path, warnings):
+    """The records of one run folder, with the derived figures."""
+    shown = shown_path(path)
+    try:
+        with open(os.path.join(path, "report.log"), "rb") as f:
+            text = f.read().decode("utf-8", errors="replace")
+    except OSError:
+        warnings.append("%s: no report.log" % shown)
+        return [], None
+    info = {}
+    try:
+        with open(os.path.join(path, "run.info")) as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                info[k] = v
+    except OSError:
+        pass
+    recs, rc, failed = [], None, []
+    for lineno, line in enumerate(text.replace("\r", "\n").split("\n"), 1):
+        line = line.strip()
+        if "HARNESS-RESULT job=" in line:
+            rc = int(line.rsplit("rc=", 1)[1].split()[0])
+            continue
+        if line.startswith("HARNESS: not ok "):
+            failed.append(line[len("HARNESS: not ok "):])
+            continue
+        tag, _, rest = line.partition(" ")
+        if tag != "BENCH-ZRAM-MEM":
+            continue
+        rec = dict(t.split("=", 1) for t in rest.split() if "=" in t)
+        missing = [k for k in NEEDED if k not in rec]
+        if missing:
+            warnings.append("%s/report.log:%d: skipped, no %s" % (shown, lineno, ", ".join(missing)))
+            continue
+        try:
+            r = {k: (v if k in ("algo", "workload") else int(v)) for k, v in rec.items()}
+        except ValueError:
+            warnings.append("%s/report.log:%d: skipped, not a number" % (shown, lineno))
+            continue
+        for c in COUNTERS:
+            r[c] = r["%s_kb_after" % c] - r["%s_kb_before" % c]
+        r["counted"] = sum(r[c] for c in COUNTERS)
+        r["taken"] = r["free_kb_before"] - r["free_kb_after"]
+        r["other"] = r["taken"] - r["counted"]
+        if r.get("offline_cpus") and "free_kb_offline" in r:
+            r["back"] = r["free_kb_offline"] - r["free_kb_after"]
+            r["back_counted"] = sum(r["%s_kb_after" % c] - r["%s_kb_offline" % c] for c in COUNTERS)
+        r["kernel"] = kernel
+        r["boot"] = shown
+        recs.append(r)
+    if rc is None:
+        warnings.append("%s: the guest never reported a result" % shown)
+    elif rc != 0:
+        warnings.append("%s: the job ended with rc=%d%s" % (shown, rc, (": " + "; ".join(failed)) if failed else ""))
+    return recs, info
+
+
+def mean_sd(xs):
+    if not xs:
+        return "-"
+    if len(xs) == 1:
+        return "%.0f" % xs[0]
+    return "%.0f ± %.0f" % (statistics.fmean(xs), statistics.stdev(xs))
+
+
+def compare(xs, ys):
+    """ys against xs: the text and the verdict (below, not below)."""
+    if len(xs) < 2 or len(ys) < 2:
+        return "-", "too few runs"
+    r = ttest.ttest(xs, ys)
+    if r["pct"] is None:
+        text = "%+.0f ± %.0f kB" % (r["diff"], r["ci"])
+    else:
+        text = "%+.0f ± %.0f kB (%+.1f%% ± %.1f%%)" % (r["diff"], r["ci"], r["pct"], r["pct_ci"])
+    if r["diff"] + r["ci"] < 0:
+        verdict = "below base"
+    elif r["diff"] - r["ci"] > 0:
+        verdict = "**above base**"
+    else:
+        verdict = "**not below base** (no difference proven)"
+    return text, verdict
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--run", action="append", default=[], metavar="KERNEL=DIR")
+    ap.add_argument("--command", required=True)
+    ap.add_argument("--base-text", required=True)
+    ap.add_argument("--project", required=True)
+    ap.add_argument("--out-md", required=True)
+    ap.add_argument("--out-json", required=True)
+    a = ap.parse_args()
+
+    warnings, recs, kernels, infos = [], [], [], {}
+    for spec in a.run:
+        kernel, _, path = spec.partition("=")
+        if kernel not in kernels:
+            kernels.append(kernel)
+        rs, info = parse_run(kernel, path, warnings)
+        recs += rs
+        if info and kernel not in infos:
+            infos[kernel] = info
+    if not recs:
+        sys.exit("mem-report: no BENCH-ZRAM-MEM records in %s" % ", ".join(a.run))
+    setups = []
+    for r in recs:
+        if r["algo"] not in setups:
+            setups.append(r["algo"])
+    cpus_list = sorted({r["cpus"] for r in recs})
+
+    def sample(kernel, setup, cpus, key):
+        return [r[key] for r in recs if r["kernel"] == kernel and r["algo"] == setup
+                and r["cpus"] == cpus and key in r]
+
+    out = []
+    w = out.append
+    w("# zram: memory of the compression streams and read contexts")
+    w("")
+    w("Made by `%s` (%s), on %s; %s." % (
+        a.command, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        a.base_text, a.project))
+    for k in kernels:
+        i = infos.get(k, {})
+        w("- %s: `%s`" % (k, i.get("built", "?")))
+    w("")
+    w("vm kernels, 2048 MiB, KUnit off, real time. For each setup zram0 is reset and"
+      " configured, then `disksize` is written, which allocates the streams (and, on the"
+      " series, the read contexts) of every online CPU (scripts/guest/mem-zram.sh). A setup is"
+      " ALGO[:LEVEL][+RECOMPRESSION ALGO]: `zstd` is zstd at its default level (3), `lz4+zstd`"
+      " lz4 with zstd as the recompression algorithm (priority 1).")
+    w("")
+    w("Columns, growth across `disksize` in kB, mean ± standard deviation over every run"
+      " (runs per boot × boots): Percpu, VmallocUsed (contexts and buffers, and zram's slot"
+      " table, the same on every kernel), SUnreclaim (kmalloc'ed buffers); **taken**: the drop of"
+      " the free pages (buddy and per-CPU lists, /proc/zoneinfo), everything allocated, pages"
+      " taken straight from the page allocator included; other: taken minus the three counters."
+      " Offline: the free pages that came back when the upper half of the CPUs went offline.")
+    w("")
+    w("| Setup | vCPUs | Kernel | n | Percpu | VmallocUsed | SUnreclaim | other | **taken** | offline: back |")
+    w("| --- | --: | --- | --: | --: | --: | --: | --: | --: | --: |")
+    for s in setups:
+        for cpus in cpus_list:
+            for k in kernels:
+                t = sample(k, s, cpus, "taken")
+                if not t:
+                    continue
+                w("| `%s` | %d | %s | %d | %s | %s | %s | %s | **%s** | %s |" % (
+                    s, cpus, k, len(t), mean_sd(sample(k, s, cpus, "percpu")),
+                    mean_sd(sample(k, s, cpus, "vmalloc")), mean_sd(sample(k, s, cpus, "sunreclaim")),
+                    mean_sd(sample(k, s, cpus, "other")), mean_sd(t), mean_sd(sample(k, s, cpus, "back"))))
+    w("")
+    verdicts = []
+    if "base" in kernels and len(kernels) > 1:
+        w("Each kernel against base, Student's t at 95%: the difference of the means of **taken**"
+          " (negative: less memory than base) and of the three counters together. The verdict is"
+          " \"below base\" only when the whole interval of taken is below zero.")
+        w("")
+        w("| Setup | vCPUs | Kernel | taken, against base | counters, against base | verdict |")
+        w("| --- | --: | --- | --: | --: | --- |")
+        for s in setups:
+            for cpus in cpus_list:
+                bt, bc = sample("base", s, cpus, "taken"), sample("base", s, cpus, "counted")
+                for k in kernels:
+                    if k == "base":
+                        continue
+                    kt, kc = sample(k, s, cpus, "taken"), sample(k, s, cpus, "counted")
+                    if not bt or not kt:
+                        continue
+                    tt, verdict = compare(bt, kt)
+                    ct, _ = compare(bc, kc)
+                    w("| `%s` | %d | %s | %s | %s | %s |" % (s, cpus, k, tt, ct, verdict))
+                    verdicts.append({"setup": s, "cpus": cpus, "kernel": k, "taken": tt,
+                                     "counted": ct, "verdict": verdict})
+        w("")
+    if warnings:
+        w("Warnings:")
+        w("")
+        for x in warnings:
+            w("- %s" % x)
+        w("")
+    with open(a.out_md, "w") as f:
+        f.write("\n".join(out))
+    with open(a.out_json, "w") as f:
+        json.dump({"command": a.command, "project": a.project, "base": a.base_text,
+                   "kernels": {k: infos.get(k, {}).get("built") for k in kernels},
+                   "verdicts": verdicts, "records": recs, "warnings": warnings}, f, indent=1)
+        f.write("\n")
+    sys.stdout.write("\n".join(out))
+    return 1 if warnings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
