@@ -23,6 +23,8 @@
 #               Its drop is every page taken in the window, whatever took it
 #               (pages taken straight from the page allocator included),
 #               without the per-CPU lists' noise that MemFree has.
+# With zsmalloc and zram built as modules (the "mods" flavour), it first
+# loads them, and reads the counters around that as the setup "load".
 # Prints, per setup and run,
 #   BENCH-ZRAM-MEM algo=SETUP cpus= run= workload=mem
 #     percpu_kb_before= percpu_kb_after= (and vmalloc_, sunreclaim_, free_)
@@ -83,9 +85,30 @@ cpus_online() {
 	done
 }
 
-[ -d "$SYS" ] || cat /sys/class/zram-control/hot_add > /dev/null
 echo "mem-zram: kernel $(uname -r), $cpus CPUs, MemTotal $(meminfo_kb MemTotal) kB," \
 	"preempt $(cat /sys/kernel/debug/sched/preempt 2>/dev/null)"
+# zsmalloc and zram as modules (the "mods" flavour): the compressors they
+# need first, then what loading zsmalloc.ko and zram.ko takes (on base,
+# zsmalloc's per-CPU mapping area), as the setup "load".
+KO=/lib/zram
+if [ ! -d /sys/class/zram-control ] && [ -f "$KO/deps" ]; then
+	ok=1
+	for m in $(grep -vx -e zram -e zsmalloc "$KO/deps"); do
+		insmod "$KO/$m.ko" || ok=0
+	done
+	settle
+	before=$(snap before)
+	insmod "$KO/zsmalloc.ko" && insmod "$KO/zram.ko" || ok=0
+	settle
+	after=$(snap after)
+	if [ $ok = 1 ]; then
+		echo "BENCH-ZRAM-MEM algo=load cpus=$cpus run=1 workload=load $before $after"
+		pass "mem-zram: zsmalloc.ko and zram.ko loaded"
+	else
+		fail "mem-zram: zsmalloc.ko and zram.ko did not load"
+	fi
+fi
+[ -d "$SYS" ] || cat /sys/class/zram-control/hot_add > /dev/null
 hotplug=1
 [ "$cpus" -ge 2 ] && [ -w /sys/devices/system/cpu/cpu$((cpus - 1))/online ] || hotplug=0
 for conf in $CONFS; do

@@ -1,10 +1,13 @@
 #!/bin/sh
 # The memory of zram's compression streams and read contexts, base against
-# the series: boot each kernel of KERNELS (vm flavour) at each vCPU count of
+# the series: boot each kernel of KERNELS (the "mods" flavour: vm with
+# zsmalloc and zram as modules, as Android builds them) at each vCPU count of
 # MEM_CPUS_LIST and run scripts/guest/mem-zram.sh there, which sets each
 # setup of MEMCONF on zram0 (algorithm, level, recompression algorithm),
 # reads the counters before and after "disksize", then offlines the upper
-# half of the CPUs and reads them again. The boots run in real time (TCG or
+# half of the CPUs and reads them again; first, once a boot, it reads them
+# around the loading of zsmalloc.ko and zram.ko (base's zsmalloc allocates
+# its per-CPU mapping area there). The boots run in real time (TCG or
 # KVM): memory is not a matter of time. scripts/host/mem-report.py writes
 # bench/results/zram-memory.md and .json (zram-memory-7.3.* for BASE=7.3):
 # per setup, vCPU count and kernel the growth of each counter, the pages
@@ -24,7 +27,7 @@ MEMCONF=${MEMCONF:-zstd,zstd:12,lz4,lz4+zstd}
 RUNS=${RUNS:-3}
 BOOTS=${BOOTS:-2}
 DISKSIZE=${DISKSIZE:-256M}
-FLAVOUR=vm
+FLAVOUR=mods
 suffix=""
 [ "$BASE" = 6.12 ] || suffix=-$BASE
 results=$TOP/bench/results

@@ -161,7 +161,9 @@ def main():
         i = infos.get(k, {})
         w("- %s: `%s`" % (k, i.get("built", "?")))
     w("")
-    w("vm kernels, 2048 MiB, KUnit off, real time. For each setup zram0 is reset and"
+    w("`mods` kernels (vm, with zsmalloc and zram as modules, as Android builds them), 2048 MiB,"
+      " real time. The setup `load` is the loading of zsmalloc.ko and zram.ko, once a boot. For"
+      " each other setup zram0 is reset and"
       " configured, then `disksize` is written, which allocates the streams (and, on the"
       " series, the read contexts) of every online CPU (scripts/guest/mem-zram.sh). A setup is"
       " ALGO[:LEVEL][+RECOMPRESSION ALGO]: `zstd` is zstd at its default level (3), `lz4+zstd`"
@@ -207,9 +209,44 @@ def main():
                     tt, verdict = compare(bt, kt)
                     ct, _ = compare(bc, kc)
                     w("| `%s` | %d | %s | %s | %s | %s |" % (s, cpus, k, tt, ct, verdict))
-                    verdicts.append({"setup": s, "cpus": cpus, "kernel": k, "taken": tt,
-                                     "counted": ct, "verdict": verdict})
+                    verdicts.append({"setup": s, "cpus": cpus, "kernel": k, "window": "disksize",
+                                     "taken": tt, "counted": ct, "verdict": verdict})
         w("")
+        if "load" in setups:
+            w("With the modules' load: what loading zsmalloc.ko and zram.ko took (the setup"
+              " `load`, once a boot: base's zsmalloc allocates its per-CPU mapping area there) and"
+              " what `disksize` took, added up. The difference of the sums, with a half-width of"
+              " the square root of the sum of the squared half-widths.")
+            w("")
+            w("| Setup | vCPUs | Kernel | load + disksize, base (kB) | against base | verdict |")
+            w("| --- | --: | --- | --: | --: | --- |")
+            for s in setups:
+                if s == "load":
+                    continue
+                for cpus in cpus_list:
+                    bl, bt = sample("base", "load", cpus, "taken"), sample("base", s, cpus, "taken")
+                    for k in kernels:
+                        if k == "base":
+                            continue
+                        kl, kt = sample(k, "load", cpus, "taken"), sample(k, s, cpus, "taken")
+                        if min(len(bl), len(bt), len(kl), len(kt)) < 2:
+                            continue
+                        rl, rt = ttest.ttest(bl, kl), ttest.ttest(bt, kt)
+                        diff = rl["diff"] + rt["diff"]
+                        ci = (rl["ci"] ** 2 + rt["ci"] ** 2) ** 0.5
+                        total = statistics.fmean(bl) + statistics.fmean(bt)
+                        if diff + ci < 0:
+                            verdict = "below base"
+                        elif diff - ci > 0:
+                            verdict = "**above base**"
+                        else:
+                            verdict = "**not below base** (no difference proven)"
+                        text = "%+.0f ± %.0f kB (%+.1f%% ± %.1f%%)" % (
+                            diff, ci, 100.0 * diff / total, 100.0 * ci / total)
+                        w("| `%s` | %d | %s | %.0f | %s | %s |" % (s, cpus, k, total, text, verdict))
+                        verdicts.append({"setup": s, "cpus": cpus, "kernel": k, "window": "load+disksize",
+                                         "taken": text, "verdict": verdict})
+            w("")
     if warnings:
         w("Warnings:")
         w("")
