@@ -57,7 +57,10 @@ free some (old clones of the project, build/out/* kernels no longer used) and ru
 # "check" another one that scripts/host/check-series.sh moves along the series,
 # "rmutex" the series with bench/variants/read-stream-mutex.patch on top
 # (scripts/host/bench-zram.sh), "kmi" the 6.12 series up to its frozen-KMI
-# stopping point (kmi_worktree, below).
+# stopping point (kmi_worktree, below), "dev" and "dev0" to "dev9" worktrees
+# of the series that carry changes under measurement (made by hand: git -C
+# build/linux worktree add --detach ../dev/linux; then bench-mem
+# KERNELS="base patched dev").
 tree_dir() {
 	case "$1" in
 	patched) echo "$(work_dir)/linux" ;;
@@ -66,7 +69,8 @@ tree_dir() {
 	check) echo "$(work_dir)/check/linux" ;;
 	rmutex) echo "$(work_dir)/rmutex/linux" ;;
 	kmi) echo "$(work_dir)/kmi/linux" ;;
-	*) die "unknown tree '$1' (use base, mid, rmutex, check, kmi or patched)" ;;
+	dev | dev[0-9]) echo "$(work_dir)/$1/linux" ;;
+	*) die "unknown tree '$1' (use base, mid, rmutex, check, kmi, dev, dev0-dev9 or patched)" ;;
 	esac
 }
 

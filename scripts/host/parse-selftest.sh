@@ -11,9 +11,10 @@
 # run on the console) against CASE/health.expect, each where the case has
 # one. Then matrix-table.awk on bench/results/matrix.md. A passing run, a WARNING, a KUnit failure, nested skips, a crash
 # before KTAP ends, no KTAP, no console, no guest result, a job that prints
-# "BUG:", a failed guest check; KCSAN reports (kcsan-*): a race in zram, on
-# a stack through zram, of unknown origin in zsmalloc, in zsmalloc's static
-# helpers (the saved symbol list), elsewhere in the kernel (listed, passes),
+# "BUG:", a failed guest check; KCSAN reports (kcsan-*): a race in zram, in
+# the kernel with zram or a zsmalloc test deep on its stack (listed), of
+# unknown origin in zsmalloc, in zsmalloc's static helpers (the saved
+# symbol list), elsewhere in the kernel (listed, passes),
 # and elsewhere beside another BUG (fails); known bugs (known-bug-*): one
 # that showed (expected failures), one that did not, one beside another
 # report, one without a sign, one beside a check that ran and failed; the

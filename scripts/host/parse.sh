@@ -80,7 +80,9 @@ SPLATS=$(cat "$TOP/scripts/guest/splats.ere")
 #   Hardware name: ...
 #   ==================================================================
 # Ours (it fails the run): a function of mm/zsmalloc.c or drivers/block/
-# zram/ (zram_drv, zcomp, backend_*) in the title or on a stack. The kernel
+# zram/ (zram_drv, zcomp, backend_*) made one of the accesses or called the
+# function that did: in the title, or one of the first two frames of an
+# access's stack (splats.awk says why not deeper). The kernel
 # has no debug info, so a frame names a function, not its file: the names
 # are the text symbols of those objects in the kernel's build folder (the
 # run folder's parent), less the ones that vmlinux also has from another

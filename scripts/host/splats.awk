@@ -7,7 +7,12 @@
 # FUNCTION]" or "[KCSAN elsewhere: listed, not failed]", each also a line
 # of KCSAN ("fail", title, function; or "listed", title). A report is ours
 # if a function of zsmalloc or zram (a name in OURFILE, or one that starts
-# with zs_, zspage, zram or zcomp) is in its title or on a stack. The
+# with zs_, zspage, zram or zcomp) made one of the two accesses or called
+# the function that did: it is in the title, or one of the first two
+# frames of an access's stack. Deeper frames only say that our code called
+# into the kernel, which raced on its own data (a zsmalloc test's kthread
+# in usleep_range(), where hrtimer_wakeup() and
+# schedule_hrtimeout_range_clock() race on the sleeper's task pointer). The
 # lines of its body are not scanned (a frame such as rcu_..._stall is no
 # stall); another CPU's message printed in the middle of it is (it does
 # not end the report, whose stack may go on after it). A report ends with
@@ -40,7 +45,7 @@ function report_done() {
 }
 /^BUG: KCSAN: / {
 	report_done()
-	inrep = 1; title = $0; hit = ""; footer = 0
+	inrep = 1; title = $0; hit = ""; footer = 0; frame = 2
 	t = $0; sub(/^BUG: KCSAN: .* in /, "", t)
 	n = split(t, fs, / \/ /)
 	for (i = 1; i <= n; i++)
@@ -55,8 +60,11 @@ inrep && body($0) {
 	}
 	if ($0 ~ /^Reported by Kernel Concurrency Sanitizer on:$/)
 		footer = 1
+	# An access's line starts its stack; a reordered access's line too.
+	if ($0 ~ / on cpu [0-9]+:$/ || $0 ~ /^  \+-> reordered to: /)
+		frame = 0
 	for (i = 1; i <= NF; i++)
-		if (hit == "" && $i ~ /\+0x[0-9a-f]+\/0x[0-9a-f]+$/ && mine($i))
+		if ($i ~ /\+0x[0-9a-f]+\/0x[0-9a-f]+$/ && ++frame <= 2 && hit == "" && mine($i))
 			hit = base($i)
 	next
 }
