@@ -95,6 +95,29 @@ static int write_file(const char *path, size_t mib, size_t psz)
 	return 0;
 }
 
+/*
+ * MAP_LOCKED | MAP_POPULATE does not fail when it cannot fault every page
+ * in: say how much of the lock is in memory, so that a caller that counts
+ * on the pressure sees when it is missing.
+ */
+static void report_locked(void *hold, size_t len, size_t psz)
+{
+	size_t n = len / psz, i, in = 0;
+	unsigned char *vec = malloc(n);
+
+	if (!vec || mincore(hold, len, vec)) {
+		perror("swapverify: mincore");
+		free(vec);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		in += vec[i] & 1;
+	printf("swapverify: locked %zu of %zu MiB in memory\n",
+	       in * psz >> 20, len >> 20);
+	fflush(stdout);
+	free(vec);
+}
+
 int main(int argc, char **argv)
 {
 	size_t psz = sysconf(_SC_PAGESIZE), mib, npages, i, lock_mib = 0;
@@ -142,6 +165,7 @@ int main(int argc, char **argv)
 			perror("swapverify: lock");
 			return 2;
 		}
+		report_locked(hold, lock_mib << 20, psz);
 	}
 	npages = mib * 1024 * 1024 / psz;
 	mem = mmap(NULL, npages * psz, PROT_READ | PROT_WRITE,

@@ -9,7 +9,8 @@
 # writers (WRITERS per CPU) write to files on it with O_DIRECT: zram
 # compresses and allocates in their context, which is not reclaim. Then
 # swapverify, with all but LIMIT_MB of the available memory locked, pages
-# SWAP_MB out to the swap file and checks every byte it reads back.
+# SWAP_MB out to the swap file (under that pressure, and with MADV_PAGEOUT
+# once written) and checks every byte it reads back.
 #
 # The hung-task detector (built in the debug flavour) is set to STALL_S
 # seconds, so a task that waits that long is reported on the console,
@@ -87,7 +88,12 @@ lock_mb=$((avail_mb - LIMIT_MB))
 echo "stall: $nwriters O_DIRECT writers on ext2 on zram0, swap file on it;" \
 	"swapverify $SWAP_MB MiB with $lock_mb of $avail_mb MiB locked"
 out0=$(vmstat pswpout)
-swapverify -l $lock_mb $SWAP_MB 1 > /tmp/stall-swapverify.log 2>&1 &
+# -p: the workload is also paged out once written, so that pages go out
+# to the swap file even where the lock leaves more room than it asked for
+# (MAP_POPULATE does not fail when it cannot fault every page in; the
+# i386-highmem flavour once swapped nothing out); swapverify says how much
+# of the lock was in memory.
+swapverify -p -l $lock_mb $SWAP_MB 1 > /tmp/stall-swapverify.log 2>&1 &
 svpid=$!
 
 # Watch kswapd0 and swapverify, once a second.
@@ -116,6 +122,7 @@ if kill -0 $svpid 2> /dev/null; then
 fi
 wait $svpid
 rc=$?
+sed -n 's/^swapverify: locked /stall: swapverify: locked /p' /tmp/stall-swapverify.log
 out1=$(vmstat pswpout)
 kill $fiopid 2> /dev/null
 wait $fiopid 2> /dev/null
