@@ -89,10 +89,10 @@ echo "stall: $nwriters O_DIRECT writers on ext2 on zram0, swap file on it;" \
 	"swapverify $SWAP_MB MiB with $lock_mb of $avail_mb MiB locked"
 out0=$(vmstat pswpout)
 # -p: the workload is also paged out once written, so that pages go out
-# to the swap file even where the lock leaves more room than it asked for
-# (MAP_POPULATE does not fail when it cannot fault every page in; the
-# i386-highmem flavour once swapped nothing out); swapverify says how much
-# of the lock was in memory.
+# to the swap file whatever room the lock leaves. The i386-highmem flavour
+# once swapped nothing out here (cause not found); swapverify says how
+# much of the lock was in memory (MAP_POPULATE does not fail when it
+# cannot fault every page in).
 swapverify -p -l $lock_mb $SWAP_MB 1 > /tmp/stall-swapverify.log 2>&1 &
 svpid=$!
 
