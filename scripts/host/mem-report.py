@@ -110,13 +110,16 @@ def compare(xs, ys):
         text = "%+.0f ± %.0f kB" % (r["diff"], r["ci"])
     else:
         text = "%+.0f ± %.0f kB (%+.1f%% ± %.1f%%)" % (r["diff"], r["ci"], r["pct"], r["pct_ci"])
-    if r["diff"] + r["ci"] < 0:
-        verdict = "below base"
-    elif r["diff"] - r["ci"] > 0:
-        verdict = "**above base**"
-    else:
-        verdict = "**not below base** (no difference proven)"
-    return text, verdict
+    return text, verdict(r["diff"], r["ci"])
+
+
+def verdict(diff, ci):
+    """Below base only when the whole interval diff +/- ci is below zero."""
+    if diff + ci < 0:
+        return "below base"
+    if diff - ci > 0:
+        return "**above base**"
+    return "**not below base** (no difference proven)"
 
 
 def main():
@@ -206,11 +209,11 @@ def main():
                     kt, kc = sample(k, s, cpus, "taken"), sample(k, s, cpus, "counted")
                     if not bt or not kt:
                         continue
-                    tt, verdict = compare(bt, kt)
+                    tt, v = compare(bt, kt)
                     ct, _ = compare(bc, kc)
-                    w("| `%s` | %d | %s | %s | %s | %s |" % (s, cpus, k, tt, ct, verdict))
+                    w("| `%s` | %d | %s | %s | %s | %s |" % (s, cpus, k, tt, ct, v))
                     verdicts.append({"setup": s, "cpus": cpus, "kernel": k, "window": "disksize",
-                                     "taken": tt, "counted": ct, "verdict": verdict})
+                                     "taken": tt, "counted": ct, "verdict": v})
         w("")
         if "load" in setups:
             w("With the modules' load: what loading zsmalloc.ko and zram.ko took (the setup"
@@ -235,17 +238,12 @@ def main():
                         diff = rl["diff"] + rt["diff"]
                         ci = (rl["ci"] ** 2 + rt["ci"] ** 2) ** 0.5
                         total = statistics.fmean(bl) + statistics.fmean(bt)
-                        if diff + ci < 0:
-                            verdict = "below base"
-                        elif diff - ci > 0:
-                            verdict = "**above base**"
-                        else:
-                            verdict = "**not below base** (no difference proven)"
+                        v = verdict(diff, ci)
                         text = "%+.0f ± %.0f kB (%+.1f%% ± %.1f%%)" % (
                             diff, ci, 100.0 * diff / total, 100.0 * ci / total)
-                        w("| `%s` | %d | %s | %.0f | %s | %s |" % (s, cpus, k, total, text, verdict))
+                        w("| `%s` | %d | %s | %.0f | %s | %s |" % (s, cpus, k, total, text, v))
                         verdicts.append({"setup": s, "cpus": cpus, "kernel": k, "window": "load+disksize",
-                                         "taken": text, "verdict": verdict})
+                                         "taken": text, "verdict": v})
             w("")
     if warnings:
         w("Warnings:")
