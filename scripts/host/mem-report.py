@@ -16,6 +16,7 @@ Usage: mem-report.py --run base=DIR [--run patched=DIR ...] --command CMD
 
 import argparse
 import datetime
+import importlib.util
 import json
 import os
 import statistics
@@ -25,26 +26,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ttest  # noqa: E402
 
+# scripts/host/zram-latency.py, whose name is no module name
+_spec = importlib.util.spec_from_file_location("zram_latency", os.path.join(HERE, "zram-latency.py"))
+zram_latency = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(zram_latency)
+
 COUNTERS = ("percpu", "vmalloc", "sunreclaim")
 NEEDED = ["algo", "cpus", "run"] + ["%s_kb_%s" % (c, w) for c in COUNTERS + ("free",)
                                      for w in ("before", "after")]
 
 
-def shown_path(path):
-    top = os.path.dirname(os.path.dirname(HERE))
-    rel = os.path.relpath(os.path.abspath(path), top)
-    return path if rel.startswith("..") else rel
-
-
 def parse_run(kernel, path, warnings):
     """The records of one run folder, with the derived figures."""
-    shown = shown_path(path)
-    try:
-        with open(os.path.join(path, "report.log"), "rb") as f:
-            text = f.read().decode("utf-8", errors="replace")
-    except OSError:
-        warnings.append("%s: no report.log" % shown)
-        return [], None
+    shown = zram_latency.shown_path(path)
     info = {}
     try:
         with open(os.path.join(path, "run.info")) as f:
@@ -53,27 +47,13 @@ def parse_run(kernel, path, warnings):
                 info[k] = v
     except OSError:
         pass
-    recs, rc, failed = [], None, []
-    for lineno, line in enumerate(text.replace("\r", "\n").split("\n"), 1):
-        line = line.strip()
-        if "HARNESS-RESULT job=" in line:
-            rc = int(line.rsplit("rc=", 1)[1].split()[0])
-            continue
-        if line.startswith("HARNESS: not ok "):
-            failed.append(line[len("HARNESS: not ok "):])
-            continue
-        tag, _, rest = line.partition(" ")
-        if tag != "BENCH-ZRAM-MEM":
-            continue
-        rec = dict(t.split("=", 1) for t in rest.split() if "=" in t)
-        missing = [k for k in NEEDED if k not in rec]
+    # The parser of make bench-zram's memory boots, which use the same
+    # guest script: records with numbers, and warnings for a failed run.
+    recs = []
+    for r in zram_latency.parse_mem(kernel, path, warnings):
+        missing = [k for k in NEEDED if k not in r]
         if missing:
-            warnings.append("%s/report.log:%d: skipped, no %s" % (shown, lineno, ", ".join(missing)))
-            continue
-        try:
-            r = {k: (v if k in ("algo", "workload") else int(v)) for k, v in rec.items()}
-        except ValueError:
-            warnings.append("%s/report.log:%d: skipped, not a number" % (shown, lineno))
+            warnings.append("%s: a %s record without %s: skipped" % (shown, r["algo"], ", ".join(missing)))
             continue
         for c in COUNTERS:
             r[c] = r["%s_kb_after" % c] - r["%s_kb_before" % c]
@@ -83,13 +63,8 @@ def parse_run(kernel, path, warnings):
         if r.get("offline_cpus") and "free_kb_offline" in r:
             r["back"] = r["free_kb_offline"] - r["free_kb_after"]
             r["back_counted"] = sum(r["%s_kb_after" % c] - r["%s_kb_offline" % c] for c in COUNTERS)
-        r["kernel"] = kernel
         r["boot"] = shown
         recs.append(r)
-    if rc is None:
-        warnings.append("%s: the guest never reported a result" % shown)
-    elif rc != 0:
-        warnings.append("%s: the job ended with rc=%d%s" % (shown, rc, (": " + "; ".join(failed)) if failed else ""))
     return recs, info
 
 
