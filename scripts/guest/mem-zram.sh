@@ -23,11 +23,18 @@
 #               Its drop is every page taken in the window, whatever took it
 #               (pages taken straight from the page allocator included),
 #               without the per-CPU lists' noise that MemFree has.
+#   slab        the bytes of the slab objects in use, every cache: each
+#               cache is shrunk first (its per-CPU slabs go back to its
+#               node), so that its "objects" count is exact: what was
+#               kmalloc'ed, to the object, where SUnreclaim counts slab
+#               pages and depends on which slabs had free objects (before
+#               and after only; CONFIG_SLUB_DEBUG, else not printed).
 # With zsmalloc and zram built as modules (the "mods" flavour), it first
 # loads them, and reads the counters around that as the setup "load".
 # Prints, per setup and run,
 #   BENCH-ZRAM-MEM algo=SETUP cpus= run= workload=mem
-#     percpu_kb_before= percpu_kb_after= (and vmalloc_, sunreclaim_, free_)
+#     percpu_kb_before= percpu_kb_after= (and vmalloc_, sunreclaim_, free_,
+#     slab_)
 #     memfree_kb_before= memfree_kb_after= memavail_kb_before= ...after=
 #     offline_cpus= percpu_kb_offline= ... free_kb_offline= (and _online)
 . "$(dirname "$0")/lib.sh"
@@ -46,9 +53,31 @@ free_kb() {
 		END { print n * pk }' /proc/zoneinfo
 }
 
-# snap SUFFIX: the counters, as KEY_kb_SUFFIX=VALUE words.
+# slab_kb: the bytes of the unreclaimable slab objects in use, in kB, each
+# cache shrunk just before its count is read; nothing without
+# CONFIG_SLUB_DEBUG. Reclaimable caches (dentries, inodes) are left out:
+# reading sysfs fills them. Shell builtins only in the loop, so that the
+# count makes no task of its own.
+slab_kb() {
+	[ -r /sys/kernel/slab/kmalloc-4k/objects ] || return 0
+	for d in /sys/kernel/slab/*; do
+		# an alias of a merged cache is a link to the cache
+		[ -L "$d" ] && continue
+		read -r rec < "$d/reclaim_account" && [ "$rec" = 0 ] || continue
+		echo 1 > "$d/shrink" 2> /dev/null
+		read -r objs _ < "$d/objects" && read -r size < "$d/object_size" &&
+			echo "$objs $size ${d##*/}"
+	done | awk '{ b += $1 * $2; if (dump) print "SLABDUMP", $3, $1, $2 > "/dev/console" }
+		END { printf "%d\n", b / 1024 }' dump="${HARNESS_SLABDUMP:-}"
+}
+
+# snap SUFFIX [slab]: the counters, as KEY_kb_SUFFIX=VALUE words; with
+# "slab", the slab objects too (slow: every cache is shrunk).
 snap() {
-	echo "percpu_kb_$1=$(meminfo_kb Percpu) vmalloc_kb_$1=$(meminfo_kb VmallocUsed)" \
+	sl=""
+	[ "$2" = slab ] && [ -r /sys/kernel/slab/kmalloc-4k/objects ] &&
+		sl="slab_kb_$1=$(slab_kb) "
+	echo "${sl}percpu_kb_$1=$(meminfo_kb Percpu) vmalloc_kb_$1=$(meminfo_kb VmallocUsed)" \
 		"sunreclaim_kb_$1=$(meminfo_kb SUnreclaim) free_kb_$1=$(free_kb)" \
 		"memfree_kb_$1=$(meminfo_kb MemFree) memavail_kb_$1=$(meminfo_kb MemAvailable)"
 }
@@ -97,10 +126,10 @@ if [ ! -d /sys/class/zram-control ] && [ -f "$KO/deps" ]; then
 		insmod "$KO/$m.ko" || ok=0
 	done
 	settle
-	before=$(snap before)
+	before=$(snap before slab)
 	insmod "$KO/zsmalloc.ko" && insmod "$KO/zram.ko" || ok=0
 	settle
-	after=$(snap after)
+	after=$(snap after slab)
 	if [ $ok = 1 ]; then
 		echo "BENCH-ZRAM-MEM algo=load cpus=$cpus run=1 workload=load $before $after"
 		pass "mem-zram: zsmalloc.ko and zram.ko loaded"
@@ -116,9 +145,9 @@ for conf in $CONFS; do
 		ok=0
 		echo 1 > "$SYS/reset" && setup "$conf" && ok=1
 		settle
-		before=$(snap before)
+		before=$(snap before slab)
 		[ $ok = 1 ] && echo "$DISKSIZE" > "$SYS/disksize" || ok=0
-		after=$(snap after)
+		after=$(snap after slab)
 		if [ $ok != 1 ]; then
 			fail "mem-zram: $conf run $run (zram0 refused the setup)"
 			continue
