@@ -68,6 +68,7 @@ def parse_run(kernel, path, warnings):
         if r.get("offline_cpus") and "free_kb_offline" in r:
             r["back"] = r["free_kb_offline"] - r["free_kb_after"]
             r["back_counted"] = sum(r["%s_kb_after" % c] - r["%s_kb_offline" % c] for c in COUNTERS)
+            r["back_vmalloc"] = r["vmalloc_kb_after"] - r["vmalloc_kb_offline"]
         r["boot"] = shown
         recs.append(r)
     return recs, info
@@ -160,22 +161,24 @@ def main():
       " SUnreclaim: the slab pages, which depend on which slabs had free objects; taken: the"
       " drop of the free pages (buddy and per-CPU lists, /proc/zoneinfo), every page taken,"
       " pages taken straight from the page allocator included, with the noise of everything"
-      " else the guest does meanwhile. Offline: the free pages that came back when the upper"
-      " half of the CPUs went offline.")
+      " else the guest does meanwhile. Offline: what came back when the upper half of the"
+      " CPUs went offline, in VmallocUsed (exact) and in free pages.")
     w("")
-    w("| Setup | vCPUs | Kernel | n | Percpu | VmallocUsed | slab | **allocated** | SUnreclaim | taken | offline: back |")
-    w("| --- | --: | --- | --: | --: | --: | --: | --: | --: | --: | --: |")
+    w("| Setup | vCPUs | Kernel | n | Percpu | VmallocUsed | slab | **allocated** | SUnreclaim | taken"
+      " | offline: VmallocUsed back | offline: free pages back |")
+    w("| --- | --: | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |")
     for s in setups:
         for cpus in cpus_list:
             for k in kernels:
                 t = sample(k, s, cpus, "taken")
                 if not t:
                     continue
-                w("| `%s` | %d | %s | %d | %s | %s | %s | **%s** | %s | %s | %s |" % (
+                w("| `%s` | %d | %s | %d | %s | %s | %s | **%s** | %s | %s | %s | %s |" % (
                     s, cpus, k, len(t), mean_sd(sample(k, s, cpus, "percpu")),
                     mean_sd(sample(k, s, cpus, "vmalloc")), mean_sd(sample(k, s, cpus, "slab")),
                     mean_sd(sample(k, s, cpus, "allocated")), mean_sd(sample(k, s, cpus, "sunreclaim")),
-                    mean_sd(t), mean_sd(sample(k, s, cpus, "back"))))
+                    mean_sd(t), mean_sd(sample(k, s, cpus, "back_vmalloc")),
+                    mean_sd(sample(k, s, cpus, "back"))))
     w("")
 
     def measure(k, s, cpus):
