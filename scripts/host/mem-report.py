@@ -117,13 +117,15 @@ def main():
     ap.add_argument("--out-json", required=True)
     a = ap.parse_args()
 
-    warnings, recs, kernels, infos = [], [], [], {}
+    warnings, recs, kernels, infos, accels = [], [], [], {}, set()
     for spec in a.run:
         kernel, _, path = spec.partition("=")
         if kernel not in kernels:
             kernels.append(kernel)
         rs, info = parse_run(kernel, path, warnings)
         recs += rs
+        if rs and info.get("accel"):
+            accels.add(info["accel"])
         if info and kernel not in infos:
             infos[kernel] = info
     if not recs:
@@ -149,13 +151,17 @@ def main():
         i = infos.get(k, {})
         w("- %s: `%s`" % (k, i.get("built", "?")))
     w("")
+    clock = {"icount": "virtual time (QEMU -icount shift=0,sleep=off, single-threaded TCG, fixed"
+                       " clock and random seed)",
+             "tcg": "real time (TCG)", "kvm": "real time (KVM)"}
+    clock_text = ", ".join(clock.get(c, c) for c in sorted(accels)) or "?"
     w("`mods` kernels (vm, with zsmalloc and zram as modules, as Android builds them), 2048 MiB,"
-      " real time. The setup `load` is the loading of zsmalloc.ko and zram.ko, once a boot. For"
+      " %s. The setup `load` is the loading of zsmalloc.ko and zram.ko, once a boot. For"
       " each other setup zram0 is reset and"
       " configured, then `disksize` is written, which allocates the streams (and, on the"
       " series, the read contexts) of every online CPU (scripts/guest/mem-zram.sh). A setup is"
       " ALGO[:LEVEL][+RECOMPRESSION ALGO]: `zstd` is zstd at its default level (3), `lz4+zstd`"
-      " lz4 with zstd as the recompression algorithm (priority 1).")
+      " lz4 with zstd as the recompression algorithm (priority 1)." % clock_text)
     w("")
     w("Columns, growth across `disksize` in kB, mean ± standard deviation over every run"
       " (runs per boot × boots): Percpu, VmallocUsed (contexts and buffers, and zram's slot"
