@@ -74,6 +74,15 @@ slab_kb() {
 # snap SUFFIX [slab]: the counters, as KEY_kb_SUFFIX=VALUE words; with
 # "slab", the slab objects too (slow: every cache is shrunk).
 snap() {
+	# Fold the per-CPU vmstat deltas into the global counters first: on
+	# 7.3 VmallocUsed is a vmstat counter (NR_VMALLOC), which read alone
+	# lags by up to a threshold per CPU (124 KiB at 8 vCPUs seen); so do
+	# SUnreclaim and the zones' free pages.
+	cat /proc/sys/vm/stat_refresh > /dev/null 2>&1
+	# harness.vmallocdump=1: every vmalloc area, for finding what moves
+	# VmallocUsed (on the console, each line tagged with the snapshot).
+	[ -z "${HARNESS_VMALLOCDUMP:-}" ] ||
+		sed "s/^/VMALLOCDUMP $1 /" /proc/vmallocinfo > /dev/console
 	sl=""
 	[ "$2" = slab ] && [ -r /sys/kernel/slab/kmalloc-4k/objects ] &&
 		sl="slab_kb_$1=$(slab_kb) "

@@ -10,7 +10,9 @@
 # its per-CPU mapping area there). The boots run in virtual time by default
 # (ACCEL=icount, as make bench-zram): a guest's clock runs with the
 # instructions it executes, so that 64 vCPUs on a 2-CPU host see no RCU
-# stall, and a boot's inputs are fixed (vm.sh), so that runs differ less.
+# stall, and a boot's inputs are fixed (vm.sh), so that runs differ less;
+# each boot gets its own random seed (SEED, its number), and the report
+# counts a record that another boot repeated exactly once.
 # A kernel whose source tree is gone (build/devN/linux removed) but whose
 # image and initramfs are built boots as it is. scripts/host/mem-report.py writes
 # bench/results/zram-memory.md and .json (zram-memory-7.3.* for BASE=7.3):
@@ -56,7 +58,7 @@ echo "$MEMCONF" | grep -Eq '^[a-z0-9-]+(:[0-9-]+)?(\+[a-z0-9-]+(:[0-9-]+)?)?(,[a
 # One boot: tree, vCPUs, boot number; its log in the build folder.
 boot() {
 	log=$BUILD/bench-mem.$BASE.$1.$2cpu-b$3.log
-	if CPUS=$2 MEM=2048 FIO=0 ACCEL=$vm_accel ICOUNT=$icount \
+	if CPUS=$2 MEM=2048 FIO=0 ACCEL=$vm_accel ICOUNT=$icount SEED=$3 \
 		TIMEOUT=${TIMEOUT:-1800} RUN=mem-zram-$2cpu-b$3 \
 		APPEND="kunit.enable=0 harness.memconf=$MEMCONF harness.runs=$RUNS harness.disksize=$DISKSIZE" \
 		sh "$TOP/scripts/host/vm.sh" "$1" "$FLAVOUR" mem-zram > "$log" 2>&1; then

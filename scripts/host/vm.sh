@@ -5,7 +5,8 @@
 #   TIMEOUT (s, 900), ACCEL (auto|kvm|tcg), ICOUNT=1 (deterministic,
 #   single-threaded TCG where guest ns = executed instructions, and an idle
 #   guest's clock jumps to its next timer: sleep=off), FIO=1 (the
-#   initramfs with fio), RUN (name of the run folder, default JOB).
+#   initramfs with fio), RUN (name of the run folder, default JOB), SEED
+#   (icount: the guest's random seed, 1).
 # Output in OUT/RUN/ (OUT: build/out/patched-FLAVOUR or build/base/out/
 #   base-FLAVOUR): console.log (the serial console),
 #   report.log (the job's own output, from the second serial port; on arm64
@@ -84,7 +85,7 @@ tcg) accel_args="-accel tcg,thread=multi -cpu $QEMU_CPU" ;;
 # time and other random numbers, and its figures differ a little (readers
 # alone: 17,502 and 17,468 IOPS on two runs of one base kernel).
 icount) accel_args="-accel tcg,thread=single -icount shift=0,sleep=off -cpu $QEMU_CPU
-	-rtc base=2025-01-01T00:00:00,clock=vm -seed 1" ;;
+	-rtc base=2025-01-01T00:00:00,clock=vm -seed ${SEED:-1}" ;;
 *) die "ACCEL must be auto, kvm or tcg" ;;
 esac
 # The console on the first serial port; the report on the second, or on
