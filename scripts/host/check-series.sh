@@ -3,7 +3,8 @@
 # in build/linux, in order, build the FLAVOUR (vm) kernel of that commit
 # (in the worktree build/check/linux, so build/linux is left alone) and run
 # scripts/checkpatch.pl --strict on the patch. Stops at the first commit
-# that does not build; lists checkpatch findings at the end.
+# that does not build; lists checkpatch findings at the end, then the
+# line "N passed, N failed" (patches) and exits non-zero on any finding.
 # Environment: FLAVOUR (vm), JOBS (see kernel.sh), FROM (1: the first
 # patch to check, to resume a check), NOBUILD=1 (checkpatch only).
 #
@@ -66,5 +67,14 @@ for c in $commits; do
 	fi
 done
 [ "${NOBUILD:-0}" = 1 ] || say "check-series: all $total patches build ($FLAVOUR)"
-[ -z "$findings" ] || die "check-series: checkpatch --strict findings in patch(es)$findings"
-say "check-series: checkpatch --strict clean"
+# The summary line counts patches: one passes when it built (unless
+# NOBUILD) and checkpatch found nothing in it.
+checked=$((total - ${FROM:-1} + 1))
+failed=$(echo "$findings" | wc -w)
+if [ -n "$findings" ]; then
+	say "check-series: checkpatch --strict findings in patch(es)$findings"
+else
+	say "check-series: checkpatch --strict clean"
+fi
+echo "$((checked - failed)) passed, $failed failed"
+[ -z "$findings" ]
