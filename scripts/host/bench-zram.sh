@@ -186,11 +186,11 @@ for cpus in $BENCH_CPUS; do
 	done
 done
 # Memory is not a matter of time: these boots run in real time (64 vCPUs).
-# MEM_CPUS=0: no memory boots (ONLY=report with MEM_CPUS=64 reports the
-# runs already in the build folders).
+# MEM_CPUS=0: no memory boots, and none in the report (ONLY=report with
+# MEM_CPUS=64 reports the runs already in the build folders).
 for tree in base patched; do
 	case " $KERNELS " in *" $tree "*) ;; *) continue ;; esac
-	[ "$MEM_CPUS" = 0 ] && [ "$ONLY" != report ] && continue
+	[ "$MEM_CPUS" = 0 ] && continue
 	boot "$tree" mem-zram "$MEM_CPUS" 2048 0 auto "harness.memconf=zstd:$LEVEL,lz4 harness.runs=$RUNS"
 done
 wait
