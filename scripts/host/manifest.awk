@@ -12,9 +12,21 @@
 #       PATTERN was skipped.
 # Every skip in the run must match a skip rule that applies: a missing
 # result, a missing skip and an extra skip each fail the run, by name.
-# A run told to do part of the job (-v partial="ARGS": one kselftest, no
-# workloads, a KUnit filter) is held to the skip rules only, as
-# allowances: what it left out can be neither missing nor a missing skip.
+# A run told to do part of the job (-v partial="ARGS", the knobs on its
+# command line) is held to the rules of what it ran: the need and skip
+# rules of what a knob leaves out apply as allowances only (neither
+# missing nor a missing skip). Each knob leaves out its own family:
+#   kunit.enable=0                  every "kunit: " rule
+#   kunit.filter_glob=SUITE[.CASE]  the "kunit: " rules of other suites
+#                                   (cases)
+#   harness.kselftests=P1,P2        the "kselftest: " rules of the other
+#                                   programs (P1 is zram01 or zram01.sh)
+#   harness.workloads=0             every "swap: ", "zswap: ", "stall: " rule
+#   harness.algos=A,B               the "swap: " rules of other algorithms
+#   harness.zpools=Z1,Z2            the "zswap: " rules of other backends
+#   harness.faults=T1,T2            the "faults-T: " rules of other tests
+#   harness.soak=T1,T2              the soak rules of other tests (zram:
+#                                   "soak-zram: ", swapstorm, memlimit)
 # PATTERN is a glob over the whole name ("*" any text, "?" one character),
 # e.g. "kunit: zsmalloc/zs_test_round_trip/*" or
 # "kselftest: zram04.sh: fio: * readers share the read contexts*".
@@ -28,7 +40,13 @@
 #       the bug showed if a line of the kernel's console matches ERE
 #       (one sign a bug; WHAT says what the bug is and what fixes it);
 #   [CONDITIONS] bug NAME report /ERE/
-#       the kernel reports (splats.txt) that the bug makes, when it shows;
+#       the kernel reports (splats.txt) that the bug makes, when it shows:
+#       a report that matches ERE is the bug's only if the sign is on its
+#       stack, or it names a task that another of the bug's reports names
+#       (bugs.awk);
+#   [CONDITIONS] bug NAME after /ERE/
+#       a report that the bug's reports lead to (the hung-task panic): the
+#       bug's where one of them came before it;
 #   [CONDITIONS] bug NAME fails PATTERN
 #       the results it leaves missing ("judge: missing: PATTERN"), or, for
 #       "judge: the guest job ended with rc=0", a guest that reported no
@@ -151,13 +169,73 @@ function rule(lineno, raw,   line, conds, kind, pat, why) {
 	}
 	if (!holds(conds))
 		return
-	if (kind == "need" && partial != "")
-		return
 	nrules++
 	rkind[nrules] = kind; rpat[nrules] = pat; rre[nrules] = glob2re(pat); rwhy[nrules] = why
+	rout[nrules] = leftout(pat)
 }
 
-# "NAME sign /ERE/", "NAME report /ERE/" or "NAME fails PATTERN".
+# "a,b" holds "a"; "zram01,zram09" holds "zram01.sh" (SUFFIX ".sh").
+function inlist(v, list, suffix,   n, i, a) {
+	n = split(list, a, ",")
+	for (i = 1; i <= n; i++)
+		if (a[i] == v || a[i] suffix == v)
+			return 1
+	return 0
+}
+
+# Whether the run's knobs (partial) leave out the results PAT names.
+function leftout(pat,   n, i, a, k, v, name, g) {
+	n = split(partial, a, " ")
+	for (i = 1; i <= n; i++) {
+		k = a[i]; sub(/=.*/, "", k)
+		v = a[i]; sub(/^[^=]*=/, "", v)
+		if (k == "kunit.enable" && pat ~ /^kunit: /)
+			return 1
+		if (k == "kunit.filter_glob" && pat ~ /^kunit: /) {
+			# "kunit: SUITE/CASE[/PARAM]" against SUITE[.CASE]
+			name = pat; sub(/^kunit: /, "", name)
+			g = v
+			if (index(g, ".")) {
+				if (name !~ glob2re(substr(g, 1, index(g, ".") - 1) "/" substr(g, index(g, ".") + 1) "*"))
+					return 1
+			} else if (name !~ glob2re(g "/*"))
+				return 1
+		}
+		if (k == "harness.kselftests" && pat ~ /^kselftest: /) {
+			name = pat; sub(/^kselftest: /, "", name); sub(/[: ].*/, "", name)
+			if (!inlist(name, v, ".sh"))
+				return 1
+		}
+		if (k == "harness.workloads" && pat ~ /^(swap|zswap|stall): /)
+			return 1
+		if (k == "harness.algos" && pat ~ /^swap: .*\([a-z0-9-]+[:)]/) {
+			name = pat; sub(/^swap: .*\(/, "", name); sub(/[:)].*/, "", name)
+			if (!inlist(name, v, ""))
+				return 1
+		}
+		if (k == "harness.zpools" && pat ~ /^zswap: /) {
+			name = pat
+			if (name ~ /\([a-z0-9]+\)$/) { sub(/.*\(/, "", name); sub(/\)$/, "", name) }
+			else { sub(/^zswap: /, "", name); sub(/ .*/, "", name) }
+			if (!inlist(name, v, ""))
+				return 1
+		}
+		if (k == "harness.faults" && pat ~ /^faults-[a-z]+: /) {
+			name = pat; sub(/^faults-/, "", name); sub(/:.*/, "", name)
+			if (!inlist(name, v, ""))
+				return 1
+		}
+		if (k == "harness.soak" && pat ~ /^(soak-zram|swapstorm|memlimit): /) {
+			name = pat; sub(/:.*/, "", name); sub(/^soak-/, "", name)
+			if (!inlist(name, v, ""))
+				return 1
+		}
+	}
+	return 0
+}
+
+# "NAME sign /ERE/", "NAME report /ERE/", "NAME after /ERE/" or "NAME
+# fails PATTERN".
 function bugrule(lineno, raw, conds, rest, why,   name, bkind, val) {
 	name = rest; sub(/[ \t].*/, "", name)
 	bkind = rest; sub(/^[^ \t]+[ \t]+/, "", bkind)
@@ -165,10 +243,10 @@ function bugrule(lineno, raw, conds, rest, why,   name, bkind, val) {
 	sub(/[ \t].*/, "", bkind)
 	# A bug may leave results missing, and the guest's own result; no
 	# other result of the judge's is a bug's to explain.
-	if (name !~ /^[a-z0-9][a-z0-9_-]*$/ || bkind !~ /^(sign|report|fails)$/ || val == "" ||
+	if (name !~ /^[a-z0-9][a-z0-9_-]*$/ || bkind !~ /^(sign|report|after|fails)$/ || val == "" ||
 	    (bkind != "fails" && val !~ /^\/.+\/$/) || (bkind == "sign") != (why != "") ||
 	    (bkind == "fails" && val ~ /^judge: / && val != "judge: the guest job ended with rc=0")) {
-		complain(sprintf("fail\tjudge: manifest %s: line %d is no bug rule (bug NAME sign /ERE/ -- WHAT, bug NAME report /ERE/, bug NAME fails PATTERN)\t%s\n", mname, lineno, raw))
+		complain(sprintf("fail\tjudge: manifest %s: line %d is no bug rule (bug NAME sign /ERE/ -- WHAT, bug NAME report|after /ERE/, bug NAME fails PATTERN)\t%s\n", mname, lineno, raw))
 		return
 	}
 	if (bkind == "sign")
@@ -274,17 +352,19 @@ END {
 		exit
 	bad = extra + mbad
 	for (i = 1; i <= nrules; i++) {
-		if (rkind[i] == "need" && !ran[i]) {
+		if (rkind[i] == "need" && !ran[i] && !rout[i]) {
 			printf("fail\tjudge: missing: %s\t%s\n", rpat[i], "no result of that name ran (" mname ")")
 			bad++
 		}
-		if (rkind[i] == "skip" && !skipped[i] && partial == "") {
+		if (rkind[i] == "skip" && !skipped[i] && !rout[i]) {
 			printf("fail\tjudge: a skip that did not happen: %s\t%s\n", rpat[i], "expected: " rwhy[i])
 			bad++
 		}
 	}
+	for (i = 1; i <= nrules; i++)
+		nout += rout[i]
 	if (!bad && partial != "")
-		printf("pass\tjudge: the skips are those %s allows (a part of the job: %s; what must run is not checked)\t%d rules\n", mname, partial, nrules)
+		printf("pass\tjudge: what %s says must run ran, with the skips it allows, less what a part of the job leaves out (%s)\t%d rules, %d of them left out\n", mname, partial, nrules, nout)
 	else if (!bad)
 		printf("pass\tjudge: what %s says must run ran, with the skips it allows\t%d rules\n", mname, nrules)
 }

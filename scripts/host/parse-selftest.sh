@@ -11,13 +11,19 @@
 # run on the console) against CASE/health.expect, each where the case has
 # one. Then matrix-table.awk on bench/results/matrix.md. A passing run, a WARNING, a KUnit failure, nested skips, a crash
 # before KTAP ends, no KTAP, no console, no guest result, a job that prints
-# "BUG:", a failed guest check; KCSAN reports (kcsan-*): a race in zram, in
+# "BUG:", a failed guest check; reports cut to their framing line, split
+# or with a byte that is no UTF-8 or a NUL; KTAP plans and parameter
+# numbers kunit.py parse finds short; a QEMU timeout; a job whose guest ran
+# none of its manifest's tests, or another job; partial runs (a KUnit
+# filter, an empty kselftest list); KCSAN reports (kcsan-*): a race in zram, in
 # the kernel with zram or a zsmalloc test deep on its stack (listed), of
 # unknown origin in zsmalloc, in zsmalloc's static helpers (the saved
 # symbol list), elsewhere in the kernel (listed, passes),
 # and elsewhere beside another BUG (fails); known bugs (known-bug-*): one
 # that showed (expected failures), one that did not, one beside another
-# report, one without a sign, one beside a check that ran and failed; the
+# report, one without a sign, one beside a check that ran and failed, and
+# (kb-*) a hung task without the sign on its stack, the hung-task
+# detector's lines on a semaphore, an rw-semaphore or an unknown owner; the
 # kselftest runner's output (kselftest-*): read on the host, a program cut
 # short, and the report of a guest from before, which printed its own
 # HARNESS lines for it.
@@ -26,6 +32,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 cases=$TOP/scripts/host/parse-tests
+# parse.sh reads KTAP with the kernel's own parser (kunit.py parse), from a
+# kernel tree of the harness or KUNIT_PY.
+[ -n "${KUNIT_PY:-}" ] || [ -f "$BUILD/linux/tools/testing/kunit/kunit.py" ] ||
+	[ -f "$BUILD/7.3/linux/tools/testing/kunit/kunit.py" ] ||
+	die "parse-selftest: no kernel tree for kunit.py: run 'make tree' (or set KUNIT_PY=FILE)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 p=0 f=0

@@ -33,6 +33,12 @@
 # KTAP where the kernel runs KUnit at boot (vm.sh writes ktap-expected).
 set -eu
 . "$(dirname "$0")/lib.sh"
+# Bytes, not characters: a console may hold a byte that is no UTF-8 or a
+# NUL (serial noise, a corrupted task name). Every grep below reads its
+# input as text (-a), in the C locale, so that no line is left out as
+# "binary"; the console's NULs are made visible ("?") as it is read.
+LC_ALL=C
+export LC_ALL
 
 dir=${1:?usage: parse.sh RUNDIR}
 console=$dir/console.log
@@ -48,7 +54,7 @@ fi
 [ -f "$report" ] || : > "$report"
 : > "$results"
 # The report channel is a serial port: its lines end in CR LF.
-tr -d '\r' < "$report" > "$dir/report.txt"
+tr -d '\r' < "$report" | tr '\000' '?' > "$dir/report.txt"
 report=$dir/report.txt
 
 # result STATUS NAME [DETAIL]: one line of results.tsv
@@ -59,7 +65,7 @@ info() { sed -n "s/^$1=//p" "$dir/run.info" 2>/dev/null | head -1; }
 
 # Strip printk timestamps: "[   12.345678] text" -> "text" (an empty line
 # may have lost the space after the stamp).
-strip() { sed 's/^\[ *[0-9]*\.[0-9]*\] \{0,1\}//' "$1" | tr -d '\r'; }
+strip() { tr '\000' '?' < "$1" | sed 's/^\[ *[0-9]*\.[0-9]*\] \{0,1\}//' | tr -d '\r'; }
 
 # One list of what counts as a kernel report, for the host and the guest
 # (scripts/guest/health.sh reads the same file in the guest's kernel log).
@@ -109,13 +115,13 @@ kcsan_ours() {
 }
 
 strip "$console" > "$dir/console.txt"
-grep -q 'BUG: KCSAN: ' "$dir/console.txt" && kcsan_ours
+grep -a -q 'BUG: KCSAN: ' "$dir/console.txt" && kcsan_ours
 # The kernel's part of the console: a console saved before the guest
 # wrote to the report channel alone has the job's lines on it too,
 # prefixed "guest| ", and kernel text may be glued onto them
 # (kernel-lines.awk).
 legacy=0
-grep -q '^guest| ' "$dir/console.txt" && legacy=1
+grep -a -q '^guest| ' "$dir/console.txt" && legacy=1
 awk -v report="$report" -v legacy=$legacy -f "$TOP/scripts/host/kernel-lines.awk" \
 	"$dir/console.txt" > "$dir/kernel.txt"
 
@@ -132,11 +138,46 @@ sed '/^Run .* as init process/q' "$dir/kernel.txt" > "$dir/kunit.ktap"
 # as kunit: SUITE/CASE[/PARAM]; an empty suite fails (kunit.awk).
 awk -f "$TOP/scripts/host/kunit.awk" "$dir/kunit.ktap" >> "$results"
 # A suite that crashed before it finished leaves "# Subtest:" without a result.
-suites=$(grep -c '^    # Subtest:' "$dir/kunit.ktap" || true)
-done_suites=$(grep -cE '^(not )?ok [0-9]+ ' "$dir/kunit.ktap" || true)
+suites=$(grep -a -c '^    # Subtest:' "$dir/kunit.ktap" || true)
+done_suites=$(grep -a -cE '^(not )?ok [0-9]+ ' "$dir/kunit.ktap" || true)
 if [ "$suites" != "$done_suites" ]; then
 	result fail "judge: every KUnit suite that started finished" \
 		"$suites suites started but $done_suites finished"
+fi
+# The KTAP as the kernel's own parser reads it (kunit.py parse): a plan
+# that says more results than came (a suite's "1..9" with 6, a top level
+# "1..5" with 3 suites), results out of order or with a number missing
+# (a lost parameter of a parameterised case: the manifests name each
+# case's last one, so this catches the rest), a suite with no result line.
+# Its "[ERROR] Test: NAME: WHY" lines are the judge's failures; its
+# pass/fail counts are not read here (kunit.awk records every result).
+# kunit.py is the tree's own (KUNIT_PY=FILE, else the run's base tree,
+# else the other base's: the parser is the same).
+kunit_py() {
+	if [ -n "${KUNIT_PY:-}" ]; then echo "$KUNIT_PY"; return; fi
+	b=$(info base)
+	for t in "$BUILD/${b:-6.12}/linux" "$BUILD/linux" "$BUILD/7.3/linux"; do
+		[ ! -f "$t/tools/testing/kunit/kunit.py" ] || { echo "$t/tools/testing/kunit/kunit.py"; return; }
+	done
+}
+if [ "$suites" != 0 ]; then
+	kpy=$(kunit_py)
+	if [ -z "$kpy" ] || [ ! -f "$kpy" ] || ! command -v python3 > /dev/null 2>&1; then
+		result fail "judge: kunit.py parse finds the KTAP well formed" \
+			"cannot run kunit.py parse: no kernel tree under $BUILD (make tree) and no KUNIT_PY=FILE, or no python3"
+	else
+		python3 "$kpy" parse < "$dir/kunit.ktap" > "$dir/kunit-parse.txt" 2>&1 || true
+		# "[12:34:56] [ERROR] Test: zsmalloc: missing expected subtest!"
+		sed -n 's/^\[[0-9:]*\] \[ERROR\] Test: //p' "$dir/kunit-parse.txt" > "$dir/kunit-errors.txt"
+		if ! grep -a -q 'Testing complete\.' "$dir/kunit-parse.txt"; then
+			result fail "judge: kunit.py parse finds the KTAP well formed" \
+				"kunit.py parse did not finish: $(tail -1 "$dir/kunit-parse.txt")"
+		elif [ -s "$dir/kunit-errors.txt" ]; then
+			result fail "judge: kunit.py parse finds the KTAP well formed" \
+				"errors: $(wc -l < "$dir/kunit-errors.txt"), the first: $(head -1 "$dir/kunit-errors.txt")"
+		fi
+		rm -f "$dir/kunit-errors.txt"
+	fi
 fi
 # vm.sh says whether this kernel runs KUnit suites at boot: then a console
 # without them (KUnit off, or a crash before it ran) fails.
@@ -149,7 +190,7 @@ fi
 # results (checks.awk). A guest from before the host read the runner's
 # output printed a "HARNESS: ... kselftest: PROG..." line of each itself.
 runner=1
-grep -qE '^HARNESS: (ok|not ok|skip) kselftest: [^ ]+(: | #|$)' "$report" && runner=0
+grep -a -qE '^HARNESS: (ok|not ok|skip) kselftest: [^ ]+(: | #|$)' "$report" && runner=0
 awk -v runner=$runner -f "$TOP/scripts/host/checks.awk" "$report" >> "$results"
 
 # What must run, the skips allowed and the known bugs: the job's manifest,
@@ -175,10 +216,11 @@ if [ -n "$manifest" ]; then
 	facts="base=${base:-6.12} tree=$(info tree) flavour=$(info flavour) arch=$(info arch) job=$(info job)"
 	facts="$facts cpus=$(info cpus) preempt=${preempt:-unknown}"
 	# A run told to do part of the job (one kselftest, no workloads, a
-	# KUnit filter) is judged by the manifest's skip rules only: what it
-	# was told to leave out is no missing result.
-	partial=$(tr ' ' '\n' < "$dir/cmdline" 2>/dev/null | grep -E \
-		'^(harness\.(kselftests|algos|zpools|faults|soak)=|harness\.workloads=0$|kunit\.filter_glob=|kunit\.enable=0$)' |
+	# KUnit filter): what it was told to leave out is no missing result
+	# (manifest.awk: each knob leaves out its own family of results). A
+	# knob with an empty value leaves out nothing (the guest runs all).
+	partial=$(tr ' ' '\n' 2>/dev/null < "$dir/cmdline" | grep -a -E \
+		'^(harness\.(kselftests|algos|zpools|faults|soak)=.|harness\.workloads=0$|kunit\.filter_glob=.|kunit\.enable=0$)' |
 		tr '\n' ' ' | sed 's/ $//' || true)
 fi
 
@@ -189,14 +231,18 @@ fi
 if [ -n "$manifest" ]; then
 	awk -v mode=bugs -v facts="$facts" -v manifest="$manifest" -v mname="${manifest#"$TOP"/}" \
 		-f "$TOP/scripts/host/manifest.awk" /dev/null |
-		awk -F '\t' 'NF == 4 && $2 ~ /^(sign|report|fails)$/' > "$dir/bugs.tsv"
+		awk -F '\t' 'NF == 4 && $2 ~ /^(sign|report|after|fails)$/' > "$dir/bugs.tsv"
 fi
 # bugs.seen.tsv: the rules of the bugs that showed (bugs.awk, as below).
 awk -v step=seen -v rules="$dir/bugs.tsv" -f "$TOP/scripts/host/bugs.awk" "$dir/kernel.txt" > "$dir/bugs.seen.tsv"
 [ -s "$dir/bugs.tsv" ] || rm -f "$dir/bugs.tsv" "$dir/bugs.seen.tsv"
 KNOWN=' \[known bug [a-z0-9_-]*: expected\]$'
 if [ -s "$dir/bugs.seen.tsv" ]; then
-	awk -v step=mark -v rules="$dir/bugs.seen.tsv" -v listed="$LISTED" -f "$TOP/scripts/host/bugs.awk" \
+	# Its reports: those with the sign on their stack, and those of the
+	# tasks they name (bugs.awk); only these are marked expected.
+	awk -v step=reports -v rules="$dir/bugs.seen.tsv" -v splats="$SPLATS" -f "$TOP/scripts/host/bugs.awk" \
+		"$dir/kernel.txt" > "$dir/bugs.reports.tsv"
+	awk -v step=mark -v reports="$dir/bugs.reports.tsv" -v listed="$LISTED" -f "$TOP/scripts/host/bugs.awk" \
 		"$dir/splats.txt" > "$dir/splats.known" && mv "$dir/splats.known" "$dir/splats.txt"
 fi
 if [ -f "$dir/bugs.tsv" ]; then
@@ -204,22 +250,36 @@ if [ -f "$dir/bugs.tsv" ]; then
 		-f "$TOP/scripts/host/bugs.awk" "$dir/bugs.tsv" >> "$results"
 fi
 
-# The guest must have reported, and reported success.
+# The guest must have reported, and reported success, for the job that
+# was booted (a harness.job= in APPEND runs another job: its result is not
+# this one's).
 rc=$(sed -n 's/.*HARNESS-RESULT job=[^ ]* rc=\([0-9]*\).*/\1/p' "$report" | tail -1)
 if [ "${rc:-x}" = 0 ]; then
 	result pass "judge: the guest job ended with rc=0"
 else
 	result fail "judge: the guest job ended with rc=0" "rc=${rc:-none (no result reported)}"
 fi
+rjob=$(sed -n 's/.*HARNESS-RESULT job=\([^ ]*\) rc=.*/\1/p' "$report" | tail -1)
+if [ -f "$dir/run.info" ] && [ -n "$rjob" ] && [ "$rjob" != "$(info job)" ]; then
+	result fail "judge: the guest ran the job that was booted ($(info job))" \
+		"the guest reported job=$rjob (a harness.job= on the command line?)"
+fi
 
-nsplat=$(grep -v "$LISTED" "$dir/splats.txt" | grep -cv "$KNOWN" || true)
-nknown=$(grep -c "$KNOWN" "$dir/splats.txt" || true)
+# QEMU killed at its time limit (vm.sh leaves timed-out): the run did not
+# end, whatever the guest reported before it hung (in sync, in reboot).
+if [ -f "$dir/timed-out" ]; then
+	result fail "judge: the guest ended before QEMU's time limit" \
+		"vm.sh stopped QEMU after $(cat "$dir/seconds" 2>/dev/null || echo '?') s (timed-out)"
+fi
+
+nsplat=$(grep -a -v "$LISTED" "$dir/splats.txt" | grep -a -cv "$KNOWN" || true)
+nknown=$(grep -a -c "$KNOWN" "$dir/splats.txt" || true)
 if [ "$nsplat" != 0 ]; then
 	result fail "judge: no kernel report on the console" \
-		"$nsplat lines, the first: $(grep -v "$LISTED" "$dir/splats.txt" | grep -v "$KNOWN" | head -1)"
+		"$nsplat lines, the first: $(grep -a -v "$LISTED" "$dir/splats.txt" | grep -a -v "$KNOWN" | head -1)"
 elif [ "$nknown" != 0 ]; then
 	result xfail "judge: no kernel report on the console" \
-		"$nknown lines, all a known bug's: $(grep "$KNOWN" "$dir/splats.txt" | head -1)"
+		"$nknown lines, all a known bug's: $(grep -a "$KNOWN" "$dir/splats.txt" | head -1)"
 else
 	result pass "judge: no kernel report on the console"
 fi
@@ -245,14 +305,16 @@ fi
 
 # The manifest's judgement, of the results that are not the judge's.
 if [ -n "$manifest" ]; then
-	grep -v '^[^	]*	judge: ' "$results" > "$dir/results.ours" || true
+	grep -a -v '^[^	]*	judge: ' "$results" > "$dir/results.ours" || true
 	awk -v facts="$facts" -v manifest="$manifest" -v mname="${manifest#"$TOP"/}" -v partial="$partial" \
 		-f "$TOP/scripts/host/manifest.awk" "$dir/results.ours" >> "$results"
 	rm -f "$dir/results.ours"
 elif [ -f "$dir/run.info" ]; then
-	# No manifest: no skip is allowed (the runs of a job that has none
-	# skip nothing where they are meant to run). Runs saved before
-	# run.info existed are judged as they were then.
+	# Every job has a manifest: without one nothing would have to run.
+	# Its skips are listed too. Runs saved before run.info existed are
+	# judged as they were then.
+	result fail "judge: a manifest says what job $(info job) must run" \
+		"no scripts/manifests/$(info job): write one (scripts/host/manifest-gen.sh RUNDIR drafts it)"
 	awk -F '\t' '$1 == "skip" {
 		printf("fail\tjudge: an unexpected skip: %s\tthis job has no manifest (scripts/manifests/) to allow it\n", $2)
 	}' "$results" > "$dir/results.noman"
@@ -269,26 +331,27 @@ fi
 # The results: every failure and skip by name, then the counts
 # (summary.awk).
 awk -v part=list -f "$TOP/scripts/host/summary.awk" "$results"
-nlisted=$(grep -c "$LISTED" "$dir/splats.txt" || true)
+nlisted=$(grep -a -c "$LISTED" "$dir/splats.txt" || true)
 if [ "$nlisted" != 0 ]; then
 	say "listed, not failed: $nlisted KCSAN reports elsewhere in the kernel (not in zsmalloc or zram):"
-	grep "$LISTED" "$dir/splats.txt" | sed "s/$LISTED//; s/^/    /"
+	grep -a "$LISTED" "$dir/splats.txt" | sed "s/$LISTED//; s/^/    /"
 fi
 if [ "$nsplat" != 0 ]; then
 	say "kernel reports on the console ($nsplat lines, first ones):"
-	grep -v "$LISTED" "$dir/splats.txt" | grep -v "$KNOWN" | head -10 | sed 's/^/    /'
+	grep -a -v "$LISTED" "$dir/splats.txt" | grep -a -v "$KNOWN" | head -10 | sed 's/^/    /'
 fi
 if [ "$nknown" != 0 ]; then
 	say "a known bug's kernel reports, expected ($nknown lines, first ones):"
-	grep "$KNOWN" "$dir/splats.txt" | head -4 | sed 's/^/    /'
+	grep -a "$KNOWN" "$dir/splats.txt" | head -4 | sed 's/^/    /'
 fi
 [ -z "$built" ] || say "booted: ${booted:-?}; built from tree $(info tree_id) ($(info tree)), project $(info project), patches $(info patches)"
-[ -n "$manifest" ] || say "note: no manifest for this run: what must run is not checked, and no skip is allowed"
+[ -n "$manifest" ] || [ -f "$dir/run.info" ] ||
+	say "note: a run saved before run.info: no manifest, what must run is not checked, and no skip is allowed"
 awk -v part=counts -f "$TOP/scripts/host/summary.awk" "$results"
-passed=$(grep -c '^pass	' "$results" || true)
-failed=$(grep -c '^fail	' "$results" || true)
-skipped=$(grep -c '^skip	' "$results" || true)
-xfailed=$(grep -c '^xfail	' "$results" || true)
+passed=$(grep -a -c '^pass	' "$results" || true)
+failed=$(grep -a -c '^fail	' "$results" || true)
+skipped=$(grep -a -c '^skip	' "$results" || true)
+xfailed=$(grep -a -c '^xfail	' "$results" || true)
 line="$passed passed, $failed failed, $skipped skipped"
 [ "$xfailed" = 0 ] || line="$line, $xfailed expected failures"
 echo "$line" > "$dir/summary"
