@@ -113,7 +113,7 @@ cmd="make bench-mem"
 cmd="$cmd KERNELS='$KERNELS' MEM_CPUS_LIST='$MEM_CPUS_LIST' MEMCONF='$MEMCONF' RUNS=$RUNS BOOTS=$BOOTS DISKSIZE=$DISKSIZE ACCEL=$ACCEL"
 mkdir -p "$results"
 # shellcheck disable=SC2086 # $runs is a list of options
-run python3 "$TOP/scripts/host/mem-report.py" $runs --command "$cmd" \
+run "$PY3" "$TOP/scripts/host/mem-report.py" $runs --command "$cmd" \
 	--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --project "$(project_id | tr '\n' ' ' | sed 's/ $//')" \
 	--out-md "$results/zram-memory$suffix.md" --out-json "$results/zram-memory$suffix.json"
 say "bench-mem: wrote $results/zram-memory$suffix.md and .json"

@@ -73,7 +73,7 @@ for tree in patched check; do
 	done
 done
 [ $# -gt 0 ] || die "bench-offline: no boots to report on: run without ONLY=report"
-python3 "$TOP/scripts/host/offline-report.py" "$@" --command "$cmd" \
+"$PY3" "$TOP/scripts/host/offline-report.py" "$@" --command "$cmd" \
 	--project "$(project_id | tr '\n' ' ')" --out-md "$TOP/bench/results/offline.md" \
 	--out-json "$TOP/bench/results/offline.json" --notes "$TOP/bench/offline-notes.md"
 say "bench-offline: wrote bench/results/offline.md and .json"

@@ -171,7 +171,7 @@ if [ "$SWEEP" = readers ]; then
 	[ "$BASE" = 6.12 ] || cmd="$cmd BASE=$BASE"
 	cmd="$cmd KERNELS='$KERNELS' READERS_LIST='$READERS_LIST' WRITERS=$WRITERS ALGOS='$ALGOS' LEVEL=$LEVEL"
 	cmd="$cmd RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE THINK=$THINK BENCH_CPUS='$BENCH_CPUS' ACCEL=$ACCEL"
-	run python3 "$TOP/scripts/host/zram-readers.py" $runs --command "$cmd" \
+	run "$PY3" "$TOP/scripts/host/zram-readers.py" $runs --command "$cmd" \
 		--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --project "$(project_id | tr '\n' ' ' | sed 's/ $//')" \
 		--notes "$TOP/bench/zram-readers-notes$suffix.md" \
 		--out-md "$results/zram-readers$suffix.md" --out-json "$results/zram-readers$suffix.json"
@@ -217,7 +217,7 @@ cmd="make bench-zram"
 cmd="$cmd ALGOS='$ALGOS' LEVEL=$LEVEL RUNS=$RUNS RUNTIME=$RUNTIME DISKSIZE=$DISKSIZE"
 cmd="$cmd THINK=$THINK READERS=$READERS WRITERS=$WRITERS BENCH_CPUS='$BENCH_CPUS' MEM_CPUS=$MEM_CPUS ACCEL=$ACCEL"
 echo "$versions" | sed '/^$/d' > "$WORK/bench-zram.versions"
-run python3 "$TOP/scripts/host/zram-latency.py" $runs \
+run "$PY3" "$TOP/scripts/host/zram-latency.py" $runs \
 	--versions "$WORK/bench-zram.versions" --command "$cmd" \
 	--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --notes "$notes" \
 	--out-md "$results/zram-latency$suffix.md" --out-json "$results/zram-latency$suffix.json" \

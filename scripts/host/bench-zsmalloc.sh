@@ -44,7 +44,7 @@ done
 
 mkdir -p "$results"
 kver() { strings "$(out_dir "$1" "$FLAVOUR")/arch/x86/boot/bzImage" | grep -m1 '^6\.12' || echo unknown; }
-python3 "$TOP/scripts/host/zsbench-report.py" \
+"$PY3" "$TOP/scripts/host/zsbench-report.py" \
 	--base "$(out_dir base "$FLAVOUR")/bench-zsmalloc/console.log" \
 	--patched "$(out_dir patched "$FLAVOUR")/bench-zsmalloc/console.log" \
 	--base-version "base: $(kver base), tag base ($(git -C "$LINUX_REPO" rev-parse --short base))" \

@@ -3,6 +3,9 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 
+# Debian's Python, with Debian's python3-scipy (the reports' Student's t,
+# scripts/host/ttest.py): not a python3 of another install earlier in PATH.
+PY3=/usr/bin/python3
 say() { printf '%s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -12,7 +12,7 @@ not counted). KERNEL is patched (-EBUSY) or check (-EAGAIN). The folder
 name ends in -rR-B (R readers per CPU, boot B), or -hH-rR-B with H busy
 loops per CPU and the readers at nice 19. For each setting and kernel: offlines tried and done, their time (median, mean, max) and the
 failed migrations per offline; -EAGAIN against -EBUSY with Student's t
-over the offlines. Python 3 standard library only.
+over the offlines (scripts/host/ttest.py: Debian's python3 with python3-scipy).
 """
 
 import argparse

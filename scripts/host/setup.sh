@@ -15,7 +15,7 @@ set -eu
 
 PKGS="qemu-system-x86 busybox-static fio stress-ng util-linux ccache flex bison bc
 libelf-dev libssl-dev cpio sparse kmod xz-utils gcc libc6-dev make perl python3 git rsync file python3-ply python3-git
-shellcheck pyflakes3"
+python3-scipy ministat coccinelle shellcheck pyflakes3"
 
 # make matrix: i386 and arm64 guests. The foreign userland comes as .debs
 # (busybox-static and bash-static are not Multi-Arch: same, so installing

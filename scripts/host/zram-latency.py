@@ -10,7 +10,7 @@ BENCH-ZRAM-STAT counters around it) or mem-zram (BENCH-ZRAM-MEM lines:
 parse_mem). Latency percentiles come from fio's latency bins
 (every I/O; fio's bins are about 1.6 % wide), per seed; tables give the
 median over the seeds, and ratios between kernels a Student's t interval
-(scripts/host/ttest.py) over the seeds. Python 3 standard library only.
+(scripts/host/ttest.py, scipy's t quantile) over the seeds; Debian's python3 with python3-scipy.
 """
 
 import argparse

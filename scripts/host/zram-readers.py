@@ -10,8 +10,8 @@ by zram-latency.py. For each algorithm, scenario, vCPU count and readers
 per CPU: the readers' rate and p99, the writers' rate, and the writers'
 share of the CPU time the fio jobs used; each kernel's rates against
 base's, with Student's t over the seeds. What it answers: how much of the
-CPU writers keep as readers that no longer block multiply. Python 3
-standard library only.
+CPU writers keep as readers that no longer block multiply. Debian's
+python3 with python3-scipy (ttest.py, through zram-latency.py).
 """
 
 import argparse
