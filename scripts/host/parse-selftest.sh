@@ -62,7 +62,8 @@ for c in "$cases"/*/; do
 			"$c/console.log" > "$tmp/$name/health.txt" 2>&1
 	# The files that differ from the case's FILE.expect: "splats:splats.txt ...".
 	differ=""
-	for e in splats:splats.txt results:results.txt matrix:matrix.txt draft:draft.txt health:health.txt; do
+	[ ! -f "$tmp/$name/run.ktap" ] || sed "s#$tmp/$name/#CASE/#g" "$tmp/$name/run.ktap" > "$tmp/$name/ktap.txt"
+	for e in splats:splats.txt results:results.txt matrix:matrix.txt draft:draft.txt health:health.txt ktap:ktap.txt; do
 		[ ! -f "$c/${e%%:*}.expect" ] || cmp -s "$c/${e%%:*}.expect" "$tmp/$name/${e#*:}" ||
 			differ="$differ $e"
 	done

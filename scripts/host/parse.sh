@@ -328,6 +328,33 @@ if [ -s "$dir/bugs.seen.tsv" ]; then
 	mv "$results.new" "$results"
 fi
 
+# The record as one KTAP stream (run.ktap: a suite for KUnit, the
+# kselftests, the job's own checks and the judge) and as JSON
+# (results.json, one object a result, with the run's facts), for CI
+# systems that read KTAP (ktap.awk). The kernel's parser must count it as
+# the judge does: passed, failed, and skipped with the expected failures.
+ktap_record() {
+	meta=""
+	for k in job tree flavour arch base built tree_id project patches; do
+		v=$(info "$k" | tr -d '"\\')
+		meta="$meta${meta:+, }\"$k\": \"$v\""
+	done
+	awk -v job="$(info job | sed 's/^$/checks/')" -v json="$dir/results.json" -v meta="$meta" \
+		-f "$TOP/scripts/host/ktap.awk" "$results" > "$dir/run.ktap"
+}
+ktap_record
+if [ -n "${kpy:-}" ] && [ -f "$kpy" ]; then
+	got=$(python3 "$kpy" parse < "$dir/run.ktap" 2>&1 | sed -n 's/.*Testing complete\. Ran [0-9]* tests: //p' | tail -1)
+	count() { c=$(echo "$got" | tr ',' '\n' | sed -n "s/^ *$1: //p" | head -1); echo "${c:-0}"; }
+	want="$(grep -a -c '^pass	' "$results" || true) $(grep -a -c '^fail	' "$results" || true) $(grep -a -c '^\(skip\|xfail\)	' "$results" || true)"
+	have="$(count passed) $(count failed) $(count skipped)"
+	if [ "$want" != "$have" ]; then
+		result fail "judge: kunit.py parse counts run.ktap as the judge does" \
+			"passed, failed, skipped: the judge $want, kunit.py $have ($got)"
+		ktap_record
+	fi
+fi
+
 # The results: every failure and skip by name, then the counts
 # (summary.awk).
 awk -v part=list -f "$TOP/scripts/host/summary.awk" "$results"
