@@ -6,16 +6,24 @@
 #   awk -v step=reports -v rules=bugs.seen.tsv -v splats=ERE -f bugs.awk \
 #       kernel.txt > bugs.reports.tsv
 #       the kernel reports of the bugs that showed (NAME, the report's
-#       line): a report is a line that matches SPLATS and the lines after
-#       it up to the next such line (its stack). One that matches a bug's
-#       "report" ERE is the bug's if the sign is on its stack, or if it
-#       names a task ("task NAME:PID") that another of the bug's reports
-#       names: the hung-task detector's "INFO: task A:1 is blocked on a
-#       mutex likely owned by task B:2." after A's stack, and any report of
-#       B or of a task blocked behind B. One that matches an "after" ERE
-#       (the hung-task panic) is the bug's if one of its reports came
-#       before it. Any other report, a hung task whose stack lacks the sign
-#       among them, stays a failure;
+#       line). A report is a line that matches SPLATS; its stack is the
+#       lines after it up to the next report or the end of the stack
+#       ("</TASK>", a blank line, "NMI backtrace", "Showing all locks
+#       held"), so that the next task's or CPU's stack is not its own.
+#       The bug's, in a bug's rules:
+#         report  a hung task ("blocked for more than") with the sign on
+#                 its stack, or a hung task that is a holder (below), or
+#                 one whose blocker line (next) is the bug's;
+#         names   a hung-task detector's line on what task A waits for
+#                 ("INFO: task A:1 is blocked on a mutex likely owned by
+#                 task B:2.", and its other wordings): the bug's if the
+#                 sign is on the stack it shows, or A is the subject of
+#                 one of the bug's signed reports or a holder, or B is one
+#                 of those; then B is a holder;
+#         after   the hung-task panic: the bug's after one of its reports.
+#       A hung task without the sign and with no such link to the bug's
+#       tasks stays a failure, even if its task shows the sign later (the
+#       same kswapd0, hung for another reason earlier);
 #   awk -v step=mark -v reports=bugs.reports.tsv -v listed=ERE -f bugs.awk splats.txt
 #       each of those reports' lines in splats.txt marked "[known bug NAME:
 #       expected]" (not the KCSAN reports that are only listed: LISTED);
@@ -36,13 +44,10 @@ BEGIN {
 		while ((getline l < rules) > 0) {
 			split(l, f, "\t")
 			if (f[2] == "sign") { nb++; bug[nb] = f[1]; sign[f[1]] = f[3] }
-			else if (f[2] == "report") {
-				if (f[1] in rep) rep[f[1]] = rep[f[1]] "|" f[3]
-				else rep[f[1]] = f[3]
-			} else if (f[2] == "after") {
-				if (f[1] in aft) aft[f[1]] = aft[f[1]] "|" f[3]
-				else aft[f[1]] = f[3]
-			}
+			else if ((f[2] == "report" || f[2] == "names" || f[2] == "after") && ((f[1], f[2]) in re))
+				re[f[1], f[2]] = re[f[1], f[2]] "|" f[3]
+			else if (f[2] == "report" || f[2] == "names" || f[2] == "after")
+				re[f[1], f[2]] = f[3]
 		}
 	} else if (step == "mark") {
 		# The bug's report lines, each as often as it is the bug's.
@@ -60,7 +65,7 @@ BEGIN {
 step == "seen" { for (b in sign) if ($0 ~ sign[b]) shown[b] = 1 }
 # The tasks a line names: "INFO: task kworker/u8:2:36 <writer> blocked on
 # an rw-semaphore likely owned by task fio:76 <reader>" -> kworker/u8:2:36,
-# fio:76 (in TASKS, space-separated).
+# fio:76 (space-separated, in order).
 function named(l,   t, out) {
 	out = ""
 	while (match(l, /task [^ ]+:[0-9]+/)) {
@@ -71,11 +76,15 @@ function named(l,   t, out) {
 	return out
 }
 step == "reports" && $0 ~ splats {
-	nr++; line[nr] = $0; tasks[nr] = named($0)
+	nr++; line[nr] = $0; tasks[nr] = named($0); open = 1
+	next
 }
-step == "reports" && nr {
-	for (b in sign)
-		if ($0 ~ sign[b]) signed[nr, b] = 1
+step == "reports" && nr && open {
+	if ($0 ~ /^ *<\/TASK>$/ || $0 == "" || $0 ~ /^NMI backtrace/ || $0 ~ /^Showing all locks held/)
+		open = 0
+	else
+		for (b in sign)
+			if ($0 ~ sign[b]) signed[nr, b] = 1
 }
 step == "mark" {
 	if ($0 !~ listed && mine[$0] > 0) {
@@ -88,47 +97,62 @@ step == "rows" && $2 == "sign" && ($1 in s) { printf("xfail\tjudge: known bug %s
 step == "rows" && $2 == "sign" && !($1 in s) && partial == "" {
 	printf("fail\tjudge: known bug %s showed\tno line of the console matches its sign /%s/: fixed? Then remove its bug rules from %s\n", $1, $3, mname)
 }
-# The bug's reports: those whose stack shows the sign, then, until none is
-# added, those that name a task one of them names; then the "after" ones
-# that follow one of them.
-function bug_reports(b,   i, n, t, k, j, grew, first) {
-	for (i = 1; i <= nr; i++)
-		if (line[i] ~ rep[b] && signed[i, b]) {
+# The bug's reports (see the top): signed subjects and holders first,
+# until none is added, then the panic after them.
+function bug_reports(b,   i, n, t, a, o, grew, first, k) {
+	for (i = 1; i <= nr; i++) {
+		kind[i] = ""
+		if (((b, "report") in re) && line[i] ~ re[b, "report"]) kind[i] = "report"
+		else if (((b, "names") in re) && line[i] ~ re[b, "names"]) kind[i] = "names"
+		else if (((b, "after") in re) && line[i] ~ re[b, "after"]) kind[i] = "after"
+		if (kind[i] != "" && kind[i] != "after" && signed[i, b]) {
 			is[i] = 1
 			n = split(tasks[i], t, " ")
-			for (k = 1; k <= n; k++) held[t[k]] = 1
+			if (n) subject[t[1]] = 1
 		}
+	}
 	do {
 		grew = 0
 		for (i = 1; i <= nr; i++) {
-			if (is[i] || line[i] !~ rep[b])
+			if (is[i] || kind[i] == "" || kind[i] == "after")
 				continue
 			n = split(tasks[i], t, " ")
-			for (k = 1; k <= n && !is[i]; k++)
-				if (t[k] in held) is[i] = 1
-			if (!is[i])
+			a = n >= 1 ? t[1] : ""; o = n >= 2 ? t[2] : ""
+			if (kind[i] == "names" &&
+			    ((a != "" && (a in subject || a in holder)) || (o != "" && (o in subject || o in holder)))) {
+				is[i] = 1
+				if (o != "") holder[o] = 1
+				grew = 1
+			} else if (kind[i] == "report" && a != "" && a in holder) {
+				is[i] = 1
+				grew = 1
+			}
+		}
+		# A hung task whose blocker line, next, is the bug's.
+		for (i = 1; i < nr; i++) {
+			if (is[i] || kind[i] != "report" || !is[i + 1] || kind[i + 1] != "names")
 				continue
-			grew = 1
-			for (k = 1; k <= n; k++) held[t[k]] = 1
+			split(tasks[i], t, " "); a = t[1]
+			split(tasks[i + 1], t, " ")
+			if (a != "" && a == t[1]) { is[i] = 1; grew = 1 }
 		}
 	} while (grew)
 	first = 0
 	for (i = 1; i <= nr; i++) {
 		if (is[i] && !first)
 			first = i
-		if (!is[i] && first && (b in aft) && line[i] ~ aft[b])
+		if (!is[i] && first && kind[i] == "after")
 			is[i] = 1
 	}
 	for (i = 1; i <= nr; i++)
 		if (is[i])
 			printf("%s\t%s\n", b, line[i])
-	split("", is); split("", held)
+	split("", is); split("", subject); split("", holder)
 }
 END {
 	if (step == "reports")
 		for (j = 1; j <= nb; j++)
-			if (bug[j] in rep)
-				bug_reports(bug[j])
+			bug_reports(bug[j])
 	if (step == "seen")
 		while ((getline l < rules) > 0) {
 			split(l, f, "\t")

@@ -46,10 +46,13 @@
 #       the bug showed if a line of the kernel's console matches ERE
 #       (one sign a bug; WHAT says what the bug is and what fixes it);
 #   [CONDITIONS] bug NAME report /ERE/
-#       the kernel reports (splats.txt) that the bug makes, when it shows:
-#       a report that matches ERE is the bug's only if the sign is on its
-#       stack, or it names a task that another of the bug's reports names
-#       (bugs.awk);
+#       the kernel reports (splats.txt) that the bug makes, when it shows
+#       (hung tasks): the bug's only with the sign on their stack, or as
+#       tasks that the "names" lines link to it (bugs.awk);
+#   [CONDITIONS] bug NAME names /ERE/
+#       reports that name the task another waits for (the hung-task
+#       detector's "INFO: task A:1 is blocked on a mutex likely owned by
+#       task B:2."): the bug's when they link to its signed reports;
 #   [CONDITIONS] bug NAME after /ERE/
 #       a report that the bug's reports lead to (the hung-task panic): the
 #       bug's where one of them came before it;
@@ -100,6 +103,8 @@ function known(k, v) {
 		return v ~ /^(x86_64|i386|arm64)$/
 	if (k == "cpus")
 		return v ~ /^[0-9]+$/
+	if (k == "flavour")
+		return v ~ /^[a-z0-9_-]+(\/[a-z0-9_-]+)?$/
 	return v ~ /^[a-z0-9_-]+$/
 }
 
@@ -189,6 +194,21 @@ function inlist(v, list, suffix,   n, i, a) {
 	return 0
 }
 
+# Whether the job (fact "job") reads the knob K (the guest's job-JOB.sh).
+function knob_of_job(k,   j) {
+	j = fact["job"]
+	if (j == "golden") j = "test"
+	if (k == "harness.kselftests" || k == "harness.workloads" || k == "harness.algos")
+		return j == "test"
+	if (k == "harness.zpools")
+		return j == "test" || j == "zswap"
+	if (k == "harness.faults")
+		return j == "faults"
+	if (k == "harness.soak")
+		return j == "soak"
+	return 0
+}
+
 # Whether the run's knobs (partial) leave out the results PAT names.
 function leftout(pat,   n, i, a, k, v, name, g) {
 	n = split(partial, a, " ")
@@ -197,7 +217,9 @@ function leftout(pat,   n, i, a, k, v, name, g) {
 		v = a[i]; sub(/^[^=]*=/, "", v)
 		if (k == "kunit.enable" && pat ~ /^kunit: /)
 			return 1
-		if (k == "kunit.filter_glob" && pat ~ /^kunit: /) {
+		# A filter the judge cannot read (a bracket expression) leaves
+		# out nothing: every KUnit rule holds.
+		if (k == "kunit.filter_glob" && pat ~ /^kunit: / && v ~ /^[A-Za-z0-9_.*?-]+$/) {
 			# "kunit: SUITE/CASE[/PARAM]" against SUITE[.CASE]
 			name = pat; sub(/^kunit: /, "", name)
 			g = v
@@ -207,6 +229,10 @@ function leftout(pat,   n, i, a, k, v, name, g) {
 			} else if (name !~ glob2re(g "/*"))
 				return 1
 		}
+		# The knobs of one job leave out nothing in another, which
+		# ignores them (the golden cases stand for the test job).
+		if (k ~ /^harness\./ && !knob_of_job(k))
+			continue
 		if (k == "harness.kselftests" && pat ~ /^kselftest: /) {
 			name = pat; sub(/^kselftest: /, "", name); sub(/[: ].*/, "", name)
 			if (!inlist(name, v, ".sh"))
@@ -240,8 +266,8 @@ function leftout(pat,   n, i, a, k, v, name, g) {
 	return 0
 }
 
-# "NAME sign /ERE/", "NAME report /ERE/", "NAME after /ERE/" or "NAME
-# fails PATTERN".
+# "NAME sign /ERE/", "NAME report|names|after /ERE/" or "NAME fails
+# PATTERN".
 function bugrule(lineno, raw, conds, rest, why,   name, bkind, val) {
 	name = rest; sub(/[ \t].*/, "", name)
 	bkind = rest; sub(/^[^ \t]+[ \t]+/, "", bkind)
@@ -249,10 +275,10 @@ function bugrule(lineno, raw, conds, rest, why,   name, bkind, val) {
 	sub(/[ \t].*/, "", bkind)
 	# A bug may leave results missing, and the guest's own result; no
 	# other result of the judge's is a bug's to explain.
-	if (name !~ /^[a-z0-9][a-z0-9_-]*$/ || bkind !~ /^(sign|report|after|fails)$/ || val == "" ||
+	if (name !~ /^[a-z0-9][a-z0-9_-]*$/ || bkind !~ /^(sign|report|names|after|fails)$/ || val == "" ||
 	    (bkind != "fails" && val !~ /^\/.+\/$/) || (bkind == "sign") != (why != "") ||
 	    (bkind == "fails" && val ~ /^judge: / && val != "judge: the guest job ended with rc=0")) {
-		complain(sprintf("fail\tjudge: manifest %s: line %d is no bug rule (bug NAME sign /ERE/ -- WHAT, bug NAME report|after /ERE/, bug NAME fails PATTERN)\t%s\n", mname, lineno, raw))
+		complain(sprintf("fail\tjudge: manifest %s: line %d is no bug rule (bug NAME sign /ERE/ -- WHAT, bug NAME report|names|after /ERE/, bug NAME fails PATTERN)\t%s\n", mname, lineno, raw))
 		return
 	}
 	if (bkind == "sign")
