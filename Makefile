@@ -26,7 +26,7 @@ H       := scripts/host
 export BASE CPUS MEM ACCEL TIMEOUT
 
 .PHONY: all setup tree tree-check export kernel initramfs run test soak faults parse \
-	bench-zsmalloc bench-zram bench-boot-mem bench-mem bench-offline check-series check-configs matrix lint \
+	bench-zsmalloc bench-zram bench-boot-mem bench-mem bench-offline check-series check-static check-configs matrix lint \
 	clean help
 all: help
 
@@ -123,8 +123,11 @@ bench-offline: tree-check ## memory offlining under zram readers, -EBUSY or -EAG
 lint: ## shellcheck and pyflakes on the harness's scripts (CI runs it)
 	@sh $(H)/lint.sh
 
-check-series: tree-check ## build every patch of the series and checkpatch it
+check-series: tree-check ## build every patch, checkpatch it, then sparse, W=1, coccicheck, kernel-doc
 	@sh $(H)/check-series.sh
+
+check-static: tree-check ## sparse, W=1, coccicheck and kernel-doc on what the series changes, against the base
+	@sh $(H)/check-static.sh
 
 check-configs: tree-check ## build the series in configurations no flavour builds; boot its modules
 	@sh $(H)/check-configs.sh

@@ -3,8 +3,11 @@
 # in build/linux, in order, build the FLAVOUR (vm) kernel of that commit
 # (in the worktree build/check/linux, so build/linux is left alone) and run
 # scripts/checkpatch.pl --strict on the patch. Stops at the first commit
-# that does not build; lists checkpatch findings at the end, then the
-# line "N passed, N failed" (patches) and exits non-zero on any finding.
+# that does not build; lists checkpatch findings at the end; then runs
+# check-static.sh on the whole series (sparse, W=1, coccicheck and
+# kernel-doc, new warnings against the base; not with NOBUILD=1); then
+# the line "N passed, N failed" (patches, and a failure for each static
+# check that found a new warning) and exits non-zero on any finding.
 # Environment: FLAVOUR (vm), JOBS (see kernel.sh), FROM (1: the first
 # patch to check, to resume a check), NOBUILD=1 (checkpatch only).
 #
@@ -67,6 +70,17 @@ for c in $commits; do
 	fi
 done
 [ "${NOBUILD:-0}" = 1 ] || say "check-series: all $total patches build ($FLAVOUR)"
+# The checks of a maintainer's tree on the whole series, against the base
+# (check-static.sh: sparse, W=1, coccicheck, kernel-doc); they need the
+# builds, so NOBUILD=1 leaves them out. Each that finds a new warning is
+# one failure more.
+static_failed=0
+if [ "${NOBUILD:-0}" != 1 ]; then
+	sh "$TOP/scripts/host/check-static.sh" > "$BUILD/check-static.out" 2>&1 || true
+	grep -v '^[0-9]* passed, [0-9]* failed$' "$BUILD/check-static.out"
+	static_failed=$(sed -n 's/^[0-9]* passed, \([0-9]*\) failed$/\1/p' "$BUILD/check-static.out" | tail -1)
+	[ -n "$static_failed" ] || static_failed=1
+fi
 # The summary line counts patches: one passes when it built (unless
 # NOBUILD) and checkpatch found nothing in it.
 checked=$((total - ${FROM:-1} + 1))
@@ -76,5 +90,5 @@ if [ -n "$findings" ]; then
 else
 	say "check-series: checkpatch --strict clean"
 fi
-echo "$((checked - failed)) passed, $failed failed"
-[ -z "$findings" ]
+echo "$((checked - failed)) passed, $((failed + static_failed)) failed"
+[ -z "$findings" ] && [ "$static_failed" = 0 ]
