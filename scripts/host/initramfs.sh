@@ -111,11 +111,13 @@ build_common() {
 	# stdbuf (the kselftest runner uses it) preloads this library.
 	mkdir -p usr/libexec/coreutils
 	cp /usr/libexec/coreutils/libstdbuf.so usr/libexec/coreutils/
-	# Our own verified swap workload, static so it needs no library.
-	gcc -static -O2 -Wall -o usr/bin/swapverify "$TOP/tools/swapverify.c" ||
-		die "initramfs: cannot build tools/swapverify.c (gcc, libc6-dev)"
-	gcc -static -O2 -Wall -o usr/bin/blkverify "$TOP/tools/blkverify.c" ||
-		die "initramfs: cannot build tools/blkverify.c (gcc, libc6-dev)"
+	# Our own tools (tools/), static so they need no library: the
+	# verified swap workload and block check, the fixed-rate reader and
+	# the swap-in benchmark.
+	for t in swapverify blkverify ratereader swapin; do
+		gcc -static -O2 -Wall -pthread -o "usr/bin/$t" "$TOP/tools/$t.c" ||
+			die "initramfs: cannot build tools/$t.c (gcc, libc6-dev)"
+	done
 	ln -sf mke2fs usr/sbin/mkfs.ext4
 	ln -sf mke2fs usr/sbin/mkfs.ext2
 	ln -sf ../../bin/bash usr/bin/bash
@@ -169,10 +171,10 @@ build_common_foreign() {
 	# on zram: the kernel cannot mount smaller blocks there).
 	printf '#!/bin/sh\nexec mke2fs -b 4096 "$@"\n' > usr/sbin/mkfs.ext2
 	chmod 755 usr/sbin/mkfs.ext2
-	"$TARGET_CC" -static -O2 -Wall -o usr/bin/swapverify "$TOP/tools/swapverify.c" ||
-		die "initramfs: cannot build tools/swapverify.c with $TARGET_CC"
-	"$TARGET_CC" -static -O2 -Wall -o usr/bin/blkverify "$TOP/tools/blkverify.c" ||
-		die "initramfs: cannot build tools/blkverify.c with $TARGET_CC"
+	for t in swapverify blkverify ratereader swapin; do
+		"$TARGET_CC" -static -O2 -Wall -pthread -o "usr/bin/$t" "$TOP/tools/$t.c" ||
+			die "initramfs: cannot build tools/$t.c with $TARGET_CC"
+	done
 	finish_common
 }
 
