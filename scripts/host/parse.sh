@@ -160,8 +160,8 @@ kunit_py() {
 		[ ! -f "$t/tools/testing/kunit/kunit.py" ] || { echo "$t/tools/testing/kunit/kunit.py"; return; }
 	done
 }
+kpy=$(kunit_py)
 if [ "$suites" != 0 ]; then
-	kpy=$(kunit_py)
 	if [ -z "$kpy" ] || [ ! -f "$kpy" ] || ! command -v python3 > /dev/null 2>&1; then
 		result fail "judge: kunit.py parse finds the KTAP well formed" \
 			"cannot run kunit.py parse: no kernel tree under $BUILD (make tree) and no KUNIT_PY=FILE, or no python3"
