@@ -39,6 +39,8 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "tools.h"
+
 struct reader {
 	pthread_t thread;
 	int fd;
@@ -64,24 +66,6 @@ static struct timespec ns_ts(uint64_t ns)
 	struct timespec t = { .tv_sec = ns / 1000000000ULL, .tv_nsec = ns % 1000000000ULL };
 
 	return t;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return ts_ns(&t);
-}
-
-static uint64_t next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
 }
 
 static void *reader_fn(void *arg)
@@ -116,28 +100,6 @@ static void *reader_fn(void *arg)
 	}
 	free(buf);
 	return NULL;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest rank: the smallest value with at least p of the values <= it. */
-static double pct_us(const uint64_t *v, uint64_t n, double p)
-{
-	uint64_t k;
-
-	if (!n)
-		return 0;
-	k = (uint64_t)(p * (double)n + 0.999999999);
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return (double)v[k - 1] / 1000.0;
 }
 
 static void usage(void)

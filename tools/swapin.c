@@ -51,6 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tools.h"
+
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
 #endif
@@ -134,51 +136,12 @@ static uint64_t hash(const unsigned char *p, size_t n)
 	return h;
 }
 
-static uint64_t next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
-
 static long majflt(void)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);
 	return ru.ru_majflt;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double pct_us(const uint64_t *v, size_t n, double p)
-{
-	size_t k;
-
-	if (!n)
-		return 0;
-	k = (size_t)(p * (double)n + 0.999999999);
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return (double)v[k - 1] / 1000.0;
 }
 
 static volatile sig_atomic_t stop;

@@ -36,19 +36,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "tools.h"
+
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
 #endif
-
-static uint64_t next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
 
 static void fill(unsigned char *p, size_t psz, uint64_t idx, unsigned int pass)
 {
