@@ -30,13 +30,7 @@ FLAVOUR=${FLAVOUR:-vm}
 wt=$(tree_dir check)
 commits=$(git -C "$LINUX_REPO" rev-list --reverse base..HEAD)
 [ -n "$commits" ] || die "no commits on top of base in $LINUX_REPO"
-if [ -d "$wt" ] && git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
-		die "$wt has uncommitted changes"
-else
-	run git -C "$LINUX_REPO" worktree prune
-	run git -C "$LINUX_REPO" worktree add -q --detach "$wt" base
-fi
+check_worktree
 
 n=0 total=$(echo "$commits" | wc -l) findings=""
 for c in $commits; do
@@ -77,8 +71,8 @@ done
 static_failed=0
 if [ "${NOBUILD:-0}" != 1 ]; then
 	sh "$TOP/scripts/host/check-static.sh" > "$BUILD/check-static.out" 2>&1 || true
-	grep -v '^[0-9]* passed, [0-9]* failed$' "$BUILD/check-static.out"
-	static_failed=$(sed -n 's/^[0-9]* passed, \([0-9]*\) failed$/\1/p' "$BUILD/check-static.out" | tail -1)
+	grep -v '^[0-9]* passed, [0-9]* failed' "$BUILD/check-static.out"
+	static_failed=$(sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p' "$BUILD/check-static.out" | tail -1)
 	[ -n "$static_failed" ] || static_failed=1
 fi
 # The summary line counts patches: one passes when it built (unless

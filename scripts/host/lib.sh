@@ -40,6 +40,20 @@ SRC_TARBALL=${SRC_TARBALL:-/usr/src/$SRC_PKG.tar.xz}
 PATCHES=${PATCHES:-$TOP/patches/$BASE}
 # Print a command, then run it.
 run() { printf '+ %s\n' "$*"; "$@"; }
+# The worktree build/check/linux (BASE 7.3: build/7.3/check/linux), for
+# building single commits of the series: made at the base if missing;
+# one with uncommitted changes stops the caller (check-series.sh,
+# check-static.sh).
+check_worktree() {
+	cw=$(tree_dir check)
+	if [ -d "$cw" ] && git -C "$cw" rev-parse -q --verify HEAD > /dev/null 2>&1; then
+		[ -z "$(git -C "$cw" status --porcelain --untracked-files=no)" ] ||
+			die "$cw has uncommitted changes"
+	else
+		run git -C "$LINUX_REPO" worktree prune
+		run git -C "$LINUX_REPO" worktree add -q --detach "$cw" base
+	fi
+}
 # Seconds since the epoch, for stage timings.
 now() { date +%s; }
 
