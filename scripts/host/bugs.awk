@@ -18,8 +18,9 @@
 #                 ("INFO: task A:1 is blocked on a mutex likely owned by
 #                 task B:2.", and its other wordings): the bug's if the
 #                 sign is on the stack it shows, or A is the subject of
-#                 one of the bug's signed reports or a holder, or B is one
-#                 of those; then B is a holder;
+#                 the bug's report right before it (its own wait) or a
+#                 holder, or B is a signed subject or a holder; then B
+#                 is a holder;
 #         after   the hung-task panic: the bug's after one of its reports.
 #       A hung task without the sign and with no such link to the bug's
 #       tasks stays a failure, even if its task shows the sign later (the
@@ -97,6 +98,10 @@ step == "rows" && $2 == "sign" && ($1 in s) { printf("xfail\tjudge: known bug %s
 step == "rows" && $2 == "sign" && !($1 in s) && partial == "" {
 	printf("fail\tjudge: known bug %s showed\tno line of the console matches its sign /%s/: fixed? Then remove its bug rules from %s\n", $1, $3, mname)
 }
+function first_task(i,   t) {
+	split(tasks[i], t, " ")
+	return t[1]
+}
 # The bug's reports (see the top): signed subjects and holders first,
 # until none is added, then the panic after them.
 function bug_reports(b,   i, n, t, a, o, grew, first, k) {
@@ -118,8 +123,13 @@ function bug_reports(b,   i, n, t, a, o, grew, first, k) {
 				continue
 			n = split(tasks[i], t, " ")
 			a = n >= 1 ? t[1] : ""; o = n >= 2 ? t[2] : ""
+			# Its subject A: a holder, or the task of the signed
+			# report right before it (the line says what that one
+			# waits for); not merely a task signed elsewhere, which
+			# may have hung for another reason at another time.
 			if (kind[i] == "names" &&
-			    ((a != "" && (a in subject || a in holder)) || (o != "" && (o in subject || o in holder)))) {
+			    ((a != "" && (a in holder || (i > 1 && is[i - 1] && kind[i - 1] == "report" && first_task(i - 1) == a))) ||
+			     (o != "" && (o in subject || o in holder)))) {
 				is[i] = 1
 				if (o != "") holder[o] = 1
 				grew = 1
