@@ -25,7 +25,7 @@ PREEMPT ?= full
 H       := scripts/host
 export BASE CPUS MEM ACCEL TIMEOUT
 
-.PHONY: all setup tree tree-check export kernel initramfs run test soak faults parse \
+.PHONY: all setup tree tree-check export kernel initramfs run test kunit soak faults parse \
 	bench-zsmalloc bench-zram bench-boot-mem bench-mem bench-offline check-series check-static check-configs matrix lint \
 	clean help
 all: help
@@ -72,6 +72,13 @@ test: kernel initramfs ## debug kernel: KUnit, zram kselftests, verified swap wo
 	@sh $(H)/parse-selftest.sh
 	@APPEND="preempt=$(PREEMPT) $(APPEND)" TIMEOUT=$${TIMEOUT:-2400} FIO=1 \
 		sh $(H)/job.sh $(TREE) $(FLAVOUR) test
+
+# The series' KUnit suites with the kernel's own runner, kunit.py, on a
+# KUnit-only x86_64 kernel with 2 vCPUs (drivers/block/zram/.kunitconfig).
+# KUNIT_FILTER=SUITE.CASE (a glob) runs only those; KUNIT_RUNS=N runs them
+# N times on one build.
+kunit: tree-check ## the series' KUnit suites with kunit.py (x86_64, 2 vCPUs)
+	@sh $(H)/kunit.sh $(TREE)
 
 # Soak and fault tests (scripts/guest/job-soak.sh): fio verify on zram with
 # compaction, writeback, recompression and CPU hotplug; a swap storm; writes
