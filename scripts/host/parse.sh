@@ -168,8 +168,8 @@ if [ "$suites" != 0 ]; then
 	else
 		# The KTAP lines only: another CPU's printk between a suite's
 		# "KTAP version 1" and its "# Subtest:" is no KTAP fault.
-		grep -a -E '^ *(KTAP version [0-9]+|TAP version [0-9]+|# Subtest: |[0-9]+\.\.[0-9]+|(not )?ok [0-9]+ )' \
-			"$dir/kunit.ktap" | python3 "$kpy" parse > "$dir/kunit-parse.txt" 2>&1 || true
+		grep -a -E "$KTAP_LINES" "$dir/kunit.ktap" |
+			python3 "$kpy" parse > "$dir/kunit-parse.txt" 2>&1 || true
 		# "[12:34:56] [ERROR] Test: zsmalloc: missing expected subtest!"
 		sed -n 's/^\[[0-9:]*\] \[ERROR\] Test: //p' "$dir/kunit-parse.txt" > "$dir/kunit-errors.txt"
 		if ! grep -a -q 'Testing complete\.' "$dir/kunit-parse.txt"; then
