@@ -6,6 +6,12 @@ BUILD=${BUILD:-$TOP/build}
 # Debian's Python, with Debian's python3-scipy (the reports' Student's t,
 # scripts/host/ttest.py): not a python3 of another install earlier in PATH.
 PY3=/usr/bin/python3
+
+# The KTAP lines of a console, for kunit.py parse (parse.sh, kunit.sh):
+# another CPU's printk between a suite's "KTAP version 1" and its
+# "# Subtest:" is no KTAP fault, but kunit.py's parser loses its nesting.
+KTAP_LINES='^ *(KTAP version [0-9]+|TAP version [0-9]+|# Subtest: |[0-9]+\.\.[0-9]+|(not )?ok [0-9]+ )'
+
 say() { printf '%s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
@@ -78,11 +84,6 @@ free some (old clones of the project, build/out/* kernels no longer used) and ru
 # of the series that carry changes under measurement (made by hand: git -C
 # build/linux worktree add --detach ../dev/linux; then bench-mem
 # KERNELS="base patched dev").
-# The KTAP lines of a console, for kunit.py parse (parse.sh, kunit.sh):
-# another CPU's printk between a suite's "KTAP version 1" and its
-# "# Subtest:" is no KTAP fault, but kunit.py's parser loses its nesting.
-KTAP_LINES='^ *(KTAP version [0-9]+|TAP version [0-9]+|# Subtest: |[0-9]+\.\.[0-9]+|(not )?ok [0-9]+ )'
-
 tree_dir() {
 	case "$1" in
 	patched) echo "$(work_dir)/linux" ;;
