@@ -101,7 +101,20 @@ esac
 
 report_arg=""
 [ "$REPORT" = ttyS1 ] || report_arg="harness.report=$REPORT "
-cmdline="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 ${report_arg}harness.job=$job ${APPEND:-}"
+# A KASAN kernel on x86_64 boots with 4-level paging (no5lvl). QEMU's
+# "max" CPU has LA57, and 7.3 (no CONFIG_X86_5LEVEL since 6.16) then
+# uses 5-level paging. identify_cpu() clears the boot CPU's capability
+# bits, LA57 among them, with interrupts on; an interrupt in that window
+# sees KASAN's shadow start computed for 4 levels, and KASAN reports
+# "wild-memory-access" in do_raw_spin_lock() from handle_edge_irq() on a
+# valid direct-map address (2 of 6 debug boots of 7.3 here). This is
+# upstream's bug, not the series': "kasan: Fix false-positive
+# wild-memory-access on x86 under 5-level paging" (LKML, 2026-06-10).
+# With no5lvl, LA57 stays clear from the start, so nothing disagrees.
+paging_arg=""
+[ "$arch" != x86_64 ] || ! grep -q '^CONFIG_KASAN=y' "$kdir/.config" 2>/dev/null ||
+	paging_arg="no5lvl "
+cmdline="console=$CONSOLE panic=-1 oops=panic softlockup_panic=0 ${paging_arg}${report_arg}harness.job=$job ${APPEND:-}"
 echo "$cmdline" > "$out/cmdline"
 echo "$accel" > "$out/accel"
 # What is booted, for the judge (parse.sh) and for whoever reads the run
