@@ -8,7 +8,8 @@
 #                pages, debug and KCSAN kernels: bench/results/matrix.md
 #
 # Variables: BASE=6.12|7.3 (the base and its series, patches/BASE/)
-#   TREE=patched|base|kmi  FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
+#   TREE=patched|base|kmi  KSRC=DIR (your own kernel tree: TREE=ksrc)
+#   FLAVOUR=vm|debug  CPUS=2  MEM=512 (MiB)
 #   ALGO=lz4  PREEMPT=full|voluntary|none  ACCEL=auto|kvm|tcg  APPEND=...
 #   WORKLOAD=MiB (make run: the swap workload's size; refused if it cannot fit)
 # A knob NAME is harness.name on the guest's command line and HARNESS_NAME
@@ -24,6 +25,17 @@ ALGO    ?= lz4
 PREEMPT ?= full
 H       := scripts/host
 export BASE CPUS MEM ACCEL TIMEOUT
+
+# KSRC=DIR: build, boot and test a kernel tree of your own instead of
+# Debian's (scripts/host/lib.sh): TREE is then "ksrc".
+KSRC_GOALS := kernel initramfs run test soak faults kunit parse setup tree-check help all
+ifneq ($(KSRC),)
+override TREE := ksrc
+export KSRC
+ifneq ($(filter-out $(KSRC_GOALS),$(MAKECMDGOALS)),)
+$(error KSRC=DIR works with kernel, initramfs, run, test, soak, faults and kunit, not with: $(filter-out $(KSRC_GOALS),$(MAKECMDGOALS)))
+endif
+endif
 
 .PHONY: all setup tree tree-check export kernel initramfs run test kunit soak faults parse \
 	bench-zsmalloc bench-zram bench-boot-mem bench-mem bench-offline check-series check-static check-configs matrix lint \

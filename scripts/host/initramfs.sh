@@ -27,8 +27,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/elf.sh"
 
-tree=${1:?usage: initramfs.sh base|patched FLAVOUR}
-flavour=${2:?usage: initramfs.sh base|patched FLAVOUR}
+tree=${1:?usage: initramfs.sh TREE FLAVOUR}
+flavour=${2:?usage: initramfs.sh TREE FLAVOUR}
 src=$(tree_dir "$tree")
 # The kselftests come from the tree under test, but the base is tested with
 # the series' own (from the patched tree), as kselftest runners run new
@@ -39,8 +39,9 @@ src=$(tree_dir "$tree")
 # later), the kselftests are the 6.12 series': the same tests, held to
 # the same rules on a kernel they were not written for. The 6.12 tree
 # (build/linux) is checked, or applied, first.
+# A KSRC tree without the series is tested as the base is.
 ksrc=$src
-[ "$tree" != base ] || ksrc=$(tree_dir patched)
+[ "$(judged_tree "$tree")" != base ] || ksrc=$(tree_dir patched)
 if [ ! -f "$ksrc/tools/testing/selftests/zram/zram03.sh" ] && [ "$BASE" != 6.12 ]; then
 	BASE=6.12 sh "$TOP/scripts/host/tree.sh" check ||
 		die "initramfs: the 6.12 series' kselftests are needed for BASE=$BASE and build/linux is not ready"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Configure and build one kernel:  kernel.sh TREE FLAVOUR [config]
-#   TREE     base (tag base, in build/base/linux) or patched (build/linux)
+#   TREE     base (tag base, in build/base/linux), patched (build/linux),
+#            or ksrc (KSRC=DIR, a tree of the user's: lib.sh)
 #   FLAVOUR  a file configs/FLAVOUR.config; merged onto tinyconfig after
 #            configs/vm.config and the architecture's configs/vm-ARCH.config,
 #            in that order, then configs/BASE/all.config and
@@ -52,10 +53,15 @@ export KBUILD_BUILD_VERSION=1
 # "-dirty" if it has uncommitted changes, after the config's "-harness":
 # 6.12.117-harness-7c79b1773de7. The guest prints it, and the judge checks
 # that the kernel that booted is the one built here (parse.sh).
-tree_id=$(git -C "$src" rev-parse 'HEAD^{tree}' 2>/dev/null) ||
+# A KSRC tree that is not in git has no id: "nogit".
+if tree_id=$(git -C "$src" rev-parse 'HEAD^{tree}' 2>/dev/null); then
+	[ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+		tree_id="$tree_id-dirty"
+elif [ "$tree" = ksrc ]; then
+	tree_id=nogit
+else
 	die "kernel: $src is not a git tree: run 'make tree'"
-[ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
-	tree_id="$tree_id-dirty"
+fi
 short_id=$(echo "$tree_id" | sed 's/^\([0-9a-f]\{12\}\)[0-9a-f]*/\1/')
 export LOCALVERSION="-$short_id"
 if [ -n "$CROSS" ]; then
@@ -95,6 +101,10 @@ while read -r sym want; do
 	if ! grep -rqs --include='Kconfig*' "^[[:space:]]*\(menu\)\?config ${sym#CONFIG_}\$" "$src"; then
 		if [ "$tree" = patched ]; then
 			echo "$sym=$want (no such option in the patched tree: is it base + patches/? make tree)"
+			continue
+		fi
+		if [ "$(judged_tree "$tree")" = patched ]; then
+			echo "$sym=$want (no such option in $src, which has the series' read contexts: is the whole series applied?)"
 			continue
 		fi
 		say "kernel: note: $sym does not exist in the $tree tree (skipped)" >&2

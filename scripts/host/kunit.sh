@@ -20,8 +20,11 @@ tree=${1:-patched}
 src=$(tree_dir "$tree")
 [ -d "$src" ] || die "kunit: no tree $src: run 'make tree BASE=$BASE' first"
 config=$src/drivers/block/zram/.kunitconfig
-[ -f "$config" ] ||
+if [ ! -f "$config" ]; then
+	[ "$tree" != ksrc ] ||
+		die "kunit: KSRC=$src has no drivers/block/zram/.kunitconfig: the series' suites are not in it"
 	die "kunit: $tree has no drivers/block/zram/.kunitconfig (is it base + patches/$BASE/? the bases have no suites)"
+fi
 command -v qemu-system-x86_64 >/dev/null 2>&1 || die "kunit: qemu-system-x86_64 missing: run 'make setup'"
 flavour=kunit
 [ "${KUNIT_DEBUG:-0}" = 0 ] || flavour=kunit-debug
@@ -72,7 +75,7 @@ if [ "$flavour" = kunit-debug ]; then
 		set -- "$@" --kconfig_add "$opt"
 	done
 fi
-say "kunit: building $tree ($(git -C "$src" rev-parse --short=12 'HEAD^{tree}')) in $out"
+say "kunit: building $tree ($(git -C "$src" rev-parse --short=12 'HEAD^{tree}' 2>/dev/null || echo nogit)) in $out"
 kunit build --arch=x86_64 --kunitconfig=drivers/block/zram --build_dir="$rel" \
 	--jobs="$(nproc)" --make_options "CC=$cc" "$@" > "$out/build.log" 2>&1 ||
 	{ tail -n 30 "$out/build.log"; die "kunit: the build failed: $out/build.log"; }

@@ -46,6 +46,44 @@ SRC_TARBALL=${SRC_TARBALL:-/usr/src/$SRC_PKG.tar.xz}
 PATCHES=${PATCHES:-$TOP/patches/$BASE}
 # Print a command, then run it.
 run() { printf '+ %s\n' "$*"; "$@"; }
+
+# KSRC=DIR: a kernel tree of the user's own (a mainline checkout, an
+# Android or ChromeOS tree, the series applied to another base) instead
+# of Debian's tarball: the tree named "ksrc" (make sets TREE=ksrc). It is
+# built out of tree (O=, so DIR must be clean: no in-tree build), with
+# the same config fragments, jobs and judge. Its version picks the base
+# whose fragments and verdicts fit: 6.12 for 6.12.y, 7.3 for 6.15 and
+# later (the object API and preemptible streams are upstream there).
+if [ -n "${KSRC:-}" ]; then
+	[ -f "$KSRC/Makefile" ] && [ -f "$KSRC/mm/zsmalloc.c" ] &&
+		[ -f "$KSRC/drivers/block/zram/zram_drv.c" ] ||
+		die "KSRC=$KSRC is not a Linux source tree with zsmalloc and zram (no Makefile, mm/zsmalloc.c or drivers/block/zram/zram_drv.c)"
+	KSRC=$(cd "$KSRC" && pwd -P)
+	_kv=$(sed -n 's/^VERSION = \([0-9]*\)$/\1/p' "$KSRC/Makefile" | head -1)
+	_kp=$(sed -n 's/^PATCHLEVEL = \([0-9]*\)$/\1/p' "$KSRC/Makefile" | head -1)
+	case "$_kv.$_kp" in
+	6.12) _kb=6.12 ;;
+	6.1[5-9] | 6.[2-9][0-9] | [7-9].*) _kb=7.3 ;;
+	*) die "KSRC=$KSRC is Linux $_kv.$_kp: the harness has configs and verdicts for 6.12 (BASE=6.12) and 6.15 or later (BASE=7.3)" ;;
+	esac
+	[ "$_kb" = "$BASE" ] || die "KSRC=$KSRC is Linux $_kv.$_kp: run it with BASE=$_kb"
+	export KSRC
+fi
+# What the judge holds the KSRC tree to: the series' verdicts ("patched")
+# where it has the series' read contexts (struct zcomp_rctx), the stock
+# kernel's ("base": what it lacks skips, its known bugs are expected
+# failures) where it has not.
+ksrc_judged() {
+	if grep -qs '^struct zcomp_rctx {' "$KSRC/drivers/block/zram/zcomp.h"; then
+		echo patched
+	else
+		echo base
+	fi
+}
+# The verdicts a tree is held to: its own name, but for ksrc.
+judged_tree() {
+	if [ "$1" = ksrc ]; then ksrc_judged; else echo "$1"; fi
+}
 # The worktree build/check/linux (BASE 7.3: build/7.3/check/linux), for
 # building single commits of the series: made at the base if missing;
 # one with uncommitted changes stops the caller (check-series.sh,
@@ -93,7 +131,9 @@ tree_dir() {
 	rmutex) echo "$(work_dir)/rmutex/linux" ;;
 	kmi) echo "$(work_dir)/kmi/linux" ;;
 	dev | dev[0-9]) echo "$(work_dir)/$1/linux" ;;
-	*) die "unknown tree '$1' (use base, mid, rmutex, check, kmi, dev, dev0-dev9 or patched)" ;;
+	ksrc) [ -n "${KSRC:-}" ] || die "TREE=ksrc: say which tree, KSRC=DIR"
+		echo "$KSRC" ;;
+	*) die "unknown tree '$1' (use base, mid, rmutex, check, kmi, dev, dev0-dev9, patched, or KSRC=DIR)" ;;
 	esac
 }
 
@@ -125,7 +165,14 @@ kmi_worktree() {
 # sources at the same relative path (../../linux) and ccache, with
 # CCACHE_BASEDIR, shares the objects of unchanged files between trees:
 # build/out/patched-FLAVOUR, build/base/out/base-FLAVOUR, build/mid/out/mid-FLAVOUR.
+# A KSRC tree's kernels are built under build/ (build/7.3/ for 7.3), in a
+# folder named after the tree's path: build/ksrc/NAME-CKSUM/ksrc-FLAVOUR.
 out_dir() {
+	if [ "$1" = ksrc ]; then
+		_k=$(tree_dir ksrc)
+		echo "$(work_dir)/ksrc/$(basename "$_k")-$(printf %s "$_k" | cksum | cut -d' ' -f1)/ksrc-$2"
+		return
+	fi
 	echo "$(dirname "$(tree_dir "$1")")/out/$1-$2"
 }
 

@@ -26,7 +26,8 @@
 # detector's lines on a semaphore, an rw-semaphore or an unknown owner; the
 # kselftest runner's output (kselftest-*): read on the host, a program cut
 # short, and the report of a guest from before, which printed its own
-# HARNESS lines for it.
+# HARNESS lines for it; a KSRC tree judged as the stock kernel and as the
+# series (ksrc-as-*).
 # Prints "parse-selftest: N passed, N failed"; exits 1 on any mismatch.
 set -u
 . "$(dirname "$0")/lib.sh"

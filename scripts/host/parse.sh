@@ -156,7 +156,7 @@ fi
 kunit_py() {
 	if [ -n "${KUNIT_PY:-}" ]; then echo "$KUNIT_PY"; return; fi
 	b=$(info base)
-	for t in "$BUILD/${b:-6.12}/linux" "$BUILD/linux" "$BUILD/7.3/linux"; do
+	for t in $(info ksrc) "$BUILD/${b:-6.12}/linux" "$BUILD/linux" "$BUILD/7.3/linux"; do
 		[ ! -f "$t/tools/testing/kunit/kunit.py" ] || { echo "$t/tools/testing/kunit/kunit.py"; return; }
 	done
 }
@@ -216,7 +216,10 @@ if [ -n "$manifest" ]; then
 	preempt=$(sed -n 's/^Dynamic Preempt: \([a-z]*\).*/\1/p' "$dir/kernel.txt" | tail -1)
 	[ -n "$preempt" ] || preempt=$(info preempt_config)
 	base=$(info base)
-	facts="base=${base:-6.12} tree=$(info tree) flavour=$(info flavour) arch=$(info arch) job=$(info job)"
+	# A KSRC tree (vm.sh) is judged as the stock kernel or as the series.
+	jtree=$(info judged_as)
+	[ -n "$jtree" ] || jtree=$(info tree)
+	facts="base=${base:-6.12} tree=$jtree flavour=$(info flavour) arch=$(info arch) job=$(info job)"
 	facts="$facts cpus=$(info cpus) preempt=${preempt:-unknown}"
 	# A run told to do part of the job (one kselftest, no workloads, a
 	# KUnit filter): what it was told to leave out is no missing result
@@ -378,6 +381,7 @@ if [ "$nknown" != 0 ]; then
 	grep -a "$KNOWN" "$dir/splats.txt" | head -4 | sed 's/^/    /'
 fi
 [ -z "$built" ] || say "booted: ${booted:-?}; built from tree $(info tree_id) ($(info tree)), project $(info project), patches $(info patches)"
+[ -z "$(info ksrc)" ] || say "the tree: KSRC=$(info ksrc), judged as $(info judged_as)"
 [ -n "$manifest" ] || [ -f "$dir/run.info" ] ||
 	say "note: a run saved before run.info: no manifest, what must run is not checked, and no skip is allowed"
 awk -v part=counts -f "$TOP/scripts/host/summary.awk" "$results"

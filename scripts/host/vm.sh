@@ -122,6 +122,12 @@ echo "$accel" > "$out/accel"
 # kernel.sh), the project commit and the series (project_id in lib.sh).
 {
 	echo "tree=$tree"
+	# A KSRC tree: where it is, and the verdicts it is held to (lib.sh:
+	# ksrc_judged), which parse.sh takes as the tree.
+	if [ "$tree" = ksrc ]; then
+		echo "ksrc=$KSRC"
+		echo "judged_as=$(ksrc_judged)"
+	fi
 	echo "flavour=$flavour"
 	echo "arch=$arch"
 	echo "job=$job"
