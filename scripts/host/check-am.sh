@@ -3,7 +3,8 @@
 # check-am.sh DEBIAN_VERSION: does the series apply, with git am, to another
 # Debian build of the same kernel? Downloads linux-source-$BASE of that
 # version with apt-get download (no install, no root), unpacks it in a
-# scratch folder, commits it, and applies patches/$BASE. Prints the
+# scratch folder, commits it, and applies patches/$BASE (after
+# patches/$BASE-fixes, before patches/$BASE-selftests, where they exist). Prints the
 # release the tarball's Makefile names, each patch's result, the tree id
 # and "N passed, N failed" (patches). Example:
 #   sh scripts/host/check-am.sh 6.12.118-1~deb12u1
@@ -29,7 +30,8 @@ g init -q -b master
 g add -f -A .
 g commit -q -m "Linux $release (Debian $pkg $ver)"
 pass=0 fail=0
-for p in "$TOP/patches/$BASE"/[0-9]*.patch; do
+# Every series of the base, in order (lib.sh: series_dirs).
+for p in $(for d in $(series_dirs); do ls "$d"/[0-9]*.patch; done); do
 	case "${p##*/}" in 0000-*) continue ;; esac
 	if g am -q --whitespace=nowarn "$p" > "$tmp/am.log" 2>&1; then
 		pass=$((pass + 1))

@@ -43,7 +43,18 @@ WORK=$(work_dir)
 LINUX_REPO=$WORK/linux
 SRC_TARBALL=${SRC_TARBALL:-/usr/src/$SRC_PKG.tar.xz}
 # The series (tree.sh); the tree check's self-test points it elsewhere.
+# A base may carry up to three series, applied in this order, each its
+# own posting with its own cover letter: PATCHES-fixes (fixes for the
+# stable trees, sent first), PATCHES (the feature series) and
+# PATCHES-selftests (tests for linux-kselftest). PATCHES is always one;
+# the other two where their folders exist.
 PATCHES=${PATCHES:-$TOP/patches/$BASE}
+series_dirs() {
+	for _d in "$PATCHES-fixes" "$PATCHES" "$PATCHES-selftests"; do
+		[ "$_d" = "$PATCHES" ] || [ -d "$_d" ] || continue
+		echo "$_d"
+	done
+}
 # Print a command, then run it.
 run() { printf '+ %s\n' "$*"; "$@"; }
 
@@ -221,12 +232,19 @@ arch_vars() {
 # The project as a reader can resolve it: its commit ("-dirty" if the
 # working tree differs from it) and the series (git rev-parse HEAD:patches,
 # "-dirty" if patches/ differs from that), as KEY=VALUE lines. patches is
-# git rev-parse HEAD:patches/BASE.
+# git rev-parse HEAD:patches/BASE (with fixes and selftests series, each
+# folder's, in order, joined by "+").
 project_id() {
 	c=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 	[ -z "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] || c="$c-dirty"
-	pt=$(git -C "$TOP" rev-parse --short=12 "HEAD:patches/$BASE" 2>/dev/null || echo unknown)
-	[ -z "$(git -C "$TOP" status --porcelain -- "patches/$BASE" 2>/dev/null)" ] || pt="$pt-dirty"
+	# More than one series: the ids of each folder, joined by "+".
+	pt=""
+	for _d in $(series_dirs); do
+		_d=${_d#"$TOP"/}
+		_i=$(git -C "$TOP" rev-parse --short=12 "HEAD:$_d" 2>/dev/null || echo unknown)
+		[ -z "$(git -C "$TOP" status --porcelain -- "$_d" 2>/dev/null)" ] || _i="$_i-dirty"
+		pt="${pt:+$pt+}$_i"
+	done
 	echo "project=$c"
 	echo "base=$BASE"
 	echo "patches=$pt"

@@ -23,11 +23,21 @@ git -C "$LINUX_REPO" rev-parse -q --verify base > /dev/null ||
 tmp=$(mktemp -d)
 trap 'git -C "$LINUX_REPO" worktree remove --force "$tmp/linux" 2> /dev/null; rm -rf "$tmp"' EXIT
 mkdir "$tmp/p"
-git -C "$TOP" archive "$commit" "$dir" | tar -x -C "$tmp/p"
+# The series before and after it at that commit, where it has them
+# (DIR-fixes, DIR-selftests: lib.sh's series_dirs).
+dirs=""
+for d in "$dir-fixes" "$dir" "$dir-selftests"; do
+	git -C "$TOP" rev-parse -q --verify "$commit:$d" > /dev/null || continue
+	dirs="$dirs $d"
+done
+# shellcheck disable=SC2086 # the folders, one word each
+git -C "$TOP" archive "$commit" $dirs | tar -x -C "$tmp/p"
 git -C "$LINUX_REPO" worktree add -q --detach "$tmp/linux" base
 set --
-for p in "$tmp/p/$dir"/[0-9]*.patch; do
-	case "${p##*/}" in 0000-*) ;; *) set -- "$@" "$p" ;; esac
+for d in $dirs; do
+	for p in "$tmp/p/$d"/[0-9]*.patch; do
+		case "${p##*/}" in 0000-*) ;; *) set -- "$@" "$p" ;; esac
+	done
 done
 git -C "$tmp/linux" -c user.name=tree-of -c user.email=tree-of@localhost \
 	am -q --whitespace=nowarn "$@" > "$tmp/am.log" 2>&1 ||

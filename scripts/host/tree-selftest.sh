@@ -5,12 +5,14 @@
 # must: applied the first time, left alone when it is the series, applied
 # again when patches/ changed, refused over uncommitted changes and over
 # commits never exported, a base worktree off base or not a worktree at
-# all set right, a new base tarball taken. Prints "tree-selftest: N passed, N failed"; exits 1 on
+# all set right, a new base tarball taken; three series (fixes, features,
+# selftests) applied in order, kept apart through a rebase, and an export
+# that refuses when a series' end is lost. Prints "tree-selftest: N passed, N failed"; exits 1 on
 # any failure. make test runs it before the judge's own self-test.
 set -u
 # The scratch folder first: lib.sh's folders must all be in it.
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
 export BASE=6.12 BUILD="$tmp/build" PATCHES="$tmp/patches" SRC_TARBALL="$tmp/src.tar.xz"
 . "$(dirname "$0")/lib.sh"
 case "$(tree_dir base)" in "$tmp"/*) ;; *) die "tree-selftest: $(tree_dir base) is not in $tmp" ;; esac
@@ -112,6 +114,71 @@ mkdir -p "$(tree_dir base)/mm"
 echo stale > "$(tree_dir base)/mm/zsmalloc.c"
 if check && grep -q '^base two$' "$(tree_dir base)/mm/zsmalloc.c"; then ok
 else bad "a base folder that is no worktree: added again"; fi
+
+# Three series (PATCHES-fixes, PATCHES, PATCHES-selftests), each its own
+# folder: make_multi "F..." "A..." "S..." (the lines of each, space
+# separated), from one scratch repository.
+make_multi() {
+	rm -rf "$tmp/gen" "$PATCHES" "$PATCHES-fixes" "$PATCHES-selftests"
+	cp -r "$tmp/src/linux-source-6.12" "$tmp/gen"
+	(
+		cd "$tmp/gen" && $G init -q && $G add -A && $G commit -qm base
+		from=$(git rev-parse HEAD)
+		for part in "fixes:$1" ":$2" "selftests:$3"; do
+			dir=$PATCHES${part%%:*}
+			[ -z "${part%%:*}" ] || dir=$PATCHES-${part%%:*}
+			for line in ${part#*:}; do
+				echo "$line" >> mm/zsmalloc.c
+				$G commit -qam "mm: $line"
+			done
+			$G format-patch -q -o "$dir" "$from..HEAD" >/dev/null
+			from=$(git rev-parse HEAD)
+		done
+	)
+}
+subjects() { git -C "$BUILD/linux" log --reverse --format=%s "$@"; }
+export_() { AUTHOR="T <t@t>" sh "$TOP/scripts/host/tree.sh" export > "$tmp/out" 2>&1; }
+npatches() {
+	_n=0
+	for _p in "$1"/[0-9]*.patch; do
+		case "$_p" in */0000-*) ;; *) [ ! -f "$_p" ] || _n=$((_n + 1)) ;; esac
+	done
+	echo "$_n"
+}
+
+# 11. Three series: applied in order, each but the last ending at its
+# branch (series/FOLDER).
+make_multi "f1" "a1 a2" "s1"
+if check && [ "$(tree_of)" = "$(series_id)" ] &&
+	grep -q 'base + 4 patches (1 in patches-fixes, 2 in patches, 1 in patches-selftests)' "$tmp/out" &&
+	[ "$(subjects base..series/patches-fixes)" = "mm: f1" ] &&
+	[ "$(subjects series/patches-fixes..series/patches | tr '\n' ' ')" = "mm: a1 mm: a2 " ] &&
+	[ "$(subjects series/patches..HEAD)" = "mm: s1" ]; then ok
+else bad "three series: applied in order, with their branches"; fi
+
+# 12. An interactive rebase that changes the fix and adds a commit to it
+# keeps each commit in its series: export writes 2, 2 and 1 patches, and
+# the later series name the earlier ones' patches as prerequisites.
+(
+	cd "$BUILD/linux" &&
+	GIT_SEQUENCE_EDITOR="sed -i '1s/^pick/edit/'" $G rebase -q -i base > /dev/null 2>&1 &&
+	echo f2 > mm/f2.c && $G add mm/f2.c && $G commit -qm "mm: f2" &&
+	$G rebase --continue > "$tmp/rebase.log" 2>&1 || cat "$tmp/rebase.log"
+)
+if export_ && [ "$(npatches "$PATCHES-fixes")" = 2 ] && [ "$(npatches "$PATCHES")" = 2 ] &&
+	[ "$(npatches "$PATCHES-selftests")" = 1 ] &&
+	grep -q '^Subject: \[PATCH 2/2\] mm: f2' "$PATCHES-fixes"/0002-*.patch &&
+	[ "$(grep -c '^prerequisite-patch-id:' "$PATCHES-selftests"/0000-cover-letter.patch)" = 4 ] &&
+	check && [ "$(tree_of)" = "$(series_id)" ]; then ok
+else bad "rebase, then export: each commit stays in its series"; fi
+
+# 13. A series' end lost (its branch deleted): export refuses, writes
+# nothing.
+git -C "$BUILD/linux" update-ref -d refs/heads/series/patches-fixes
+before=$(cat "$PATCHES-fixes"/*.patch | sha1sum)
+if ! export_ && grep -q 'where patches-fixes ends is lost' "$tmp/out" &&
+	[ "$(cat "$PATCHES-fixes"/*.patch | sha1sum)" = "$before" ]; then ok
+else bad "a lost series end: export refuses"; fi
 
 say "tree-selftest: $p passed, $f failed"
 [ "$f" = 0 ]

@@ -2,7 +2,9 @@
 # Build the kernel tree: unpack the pinned base into a git repository
 # (one commit, tag "base"), then apply patches/ with git am. BASE (lib.sh)
 # picks the base and its series: build/linux and patches/6.12/, or
-# build/7.3/linux and patches/7.3/; "patches/" below is that folder.
+# build/7.3/linux and patches/7.3/; "patches/" below is that folder, with
+# patches/BASE-fixes/ before it and patches/BASE-selftests/ after it where
+# they exist (lib.sh: series_dirs).
 #
 #   tree.sh base     unpack the base if build/linux does not exist yet
 #   tree.sh apply    reset build/linux to base and git am the series
@@ -57,13 +59,28 @@ base_worktree() {
 	run git -C "$LINUX_REPO" worktree add -q --detach "$wt" base
 }
 
-series() {
-	for p in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
+# The patches of one series folder (series_in DIR), or of every series
+# of the base in order (series: lib.sh's series_dirs).
+series_in() {
+	for p in "$1"/[0-9][0-9][0-9][0-9]-*.patch; do
 		case $p in */0000-*) continue ;; esac
 		[ -f "$p" ] && echo "$p"
 	done
 	return 0
 }
+series() {
+	for d in $(series_dirs); do
+		series_in "$d"
+	done
+}
+
+# With more than one series, each but the last ends at a branch of the
+# kernel repository, series/FOLDER (series/7.3-fixes): export cuts
+# base..HEAD there. git rebase moves them with the commits
+# (rebase.updateRefs), so an interactive rebase of the whole tree keeps
+# each commit in its series.
+multi_series() { [ "$(series_dirs | wc -l)" -gt 1 ]; }
+series_ref() { echo "refs/heads/series/$(basename "$1")"; }
 
 apply_series() {
 	unpack_base
@@ -76,17 +93,25 @@ apply_series() {
 	# Keep whatever was checked out reachable, in case it was not exported yet.
 	git update-ref refs/harness/before-apply HEAD
 	git checkout -q -B master base
-	n=0
-	for p in $(series); do
-		if ! git $GIT_IDENT am -q --keep-cr "$p" >/dev/null 2>&1; then
-			git am --abort >/dev/null 2>&1 || true
-			die "patch $(basename "$p") does not apply to base; fix it in $LINUX_REPO" \
-			    "(previous HEAD saved as refs/harness/before-apply)"
-		fi
-		n=$((n + 1))
+	git config rebase.updateRefs true
+	n=0 counts=""
+	for d in $(series_dirs); do
+		m=0
+		for p in $(series_in "$d"); do
+			if ! git $GIT_IDENT am -q --keep-cr "$p" >/dev/null 2>&1; then
+				git am --abort >/dev/null 2>&1 || true
+				die "patch $(basename "$d")/$(basename "$p") does not apply; fix it in $LINUX_REPO" \
+				    "(previous HEAD saved as refs/harness/before-apply)"
+			fi
+			m=$((m + 1))
+		done
+		n=$((n + m))
+		counts="${counts:+$counts, }$m in $(basename "$d")"
+		! multi_series || git update-ref "$(series_ref "$d")" HEAD
 	done
 	git update-ref refs/harness/applied HEAD
-	say "tree: base + $n patches at $(git log -1 --format=%h), tree $(git rev-parse --short=12 'HEAD^{tree}')"
+	multi_series || counts=""
+	say "tree: base + $n patches${counts:+ ($counts)} at $(git log -1 --format=%h), tree $(git rev-parse --short=12 'HEAD^{tree}')"
 }
 
 # The id of the tree that base + patches/ make: the git tree hash of the
@@ -214,23 +239,50 @@ export_series() {
 	[ -z "$(git status --porcelain --untracked-files=no)" ] ||
 		die "export: $LINUX_REPO has uncommitted changes; commit them first"
 	n=$(git rev-list --count base..HEAD)
-	[ "$n" -eq 0 ] || sign_series
-	rm -f "$PATCHES"/*.patch
-	mkdir -p "$PATCHES"
-	if [ "$n" -gt 0 ]; then
-		run git format-patch -q --cover-letter --no-signature --zero-commit \
-			--base=base -o "$PATCHES" base..HEAD
-		fill_cover "$PATCHES/0000-cover-letter.patch"
+	# Each series but the last must still end where its branch says, on
+	# the way from base to HEAD, in order.
+	if multi_series; then
+		git config rebase.updateRefs true
+		prev=base last=$(series_dirs | tail -1)
+		for d in $(series_dirs); do
+			[ "$d" != "$last" ] || break
+			r=$(series_ref "$d")
+			git rev-parse -q --verify "$r" > /dev/null &&
+				git merge-base --is-ancestor "$prev" "$r" &&
+				git merge-base --is-ancestor "$r" HEAD ||
+				die "export: where $(basename "$d") ends is lost ($r is not between $prev and HEAD):" \
+				    "'git update-ref $r COMMIT' at its last commit, then export again"
+			prev=$r
+		done
 	fi
+	[ "$n" -eq 0 ] || sign_series
+	prev=base last=$(series_dirs | tail -1) said=""
+	for d in $(series_dirs); do
+		end=HEAD
+		[ "$d" = "$last" ] || end=$(series_ref "$d")
+		rm -f "$d"/*.patch
+		mkdir -p "$d"
+		m=$(git rev-list --count "$prev..$end")
+		# A later series names what it needs (base-commit: and a
+		# prerequisite-patch-id: for each patch of the series before it).
+		if [ "$m" -gt 0 ]; then
+			run git format-patch -q --cover-letter --no-signature --zero-commit \
+				--base=base -o "$d" "$prev..$end"
+			fill_cover "$d"
+		fi
+		said="${said:+$said, }$m in patches/$(basename "$d")/"
+		prev=$end
+	done
 	git update-ref refs/harness/applied HEAD
-	say "export: $n patches in patches/$BASE/, from $IDENT_NAME <$IDENT_MAIL>"
+	say "export: $said, from $IDENT_NAME <$IDENT_MAIL>"
 }
 
-# The cover letter's subject and text live in patches/cover-letter.txt (first
-# line: the subject; the rest: the text); format-patch adds the shortlog and
-# the diffstat.
+# A series' cover letter: its subject and text live in its folder's
+# cover-letter.txt (first line: the subject; the rest: the text);
+# format-patch adds the shortlog and the diffstat. fill_cover DIR.
 fill_cover() {
-	txt=$PATCHES/cover-letter.txt
+	txt=$1/cover-letter.txt
+	set -- "$1/0000-cover-letter.patch"
 	[ -f "$txt" ] || { say "export: no $txt, cover letter left blank"; return 0; }
 	subject=$(head -1 "$txt")
 	tail -n +2 "$txt" > "$1.blurb"
