@@ -5,7 +5,7 @@
 #   swap    swap on zram while zs_malloc()'s allocations fail
 #           (faults-swap.sh)
 #   zstd    zstd with a dictionary while every allocation under
-#           zstd_compress() fails (faults-zstd.sh); only when named:
+#           zcomp_compress() fails (faults-zstd.sh); only when named:
 #           the 7.3 series still fails it (docs/tests.md)
 #   io      zram I/O, post-processing and CPU hotplug while allocations
 #           fail at random (faults-io.sh), then kmemleak (which also sees
