@@ -43,7 +43,7 @@ src=$(tree_dir "$tree")
 ksrc=$src
 [ "$(judged_tree "$tree")" != base ] || ksrc=$(tree_dir patched)
 if [ ! -f "$ksrc/tools/testing/selftests/zram/zram03.sh" ] && [ "$BASE" != 6.12 ]; then
-	BASE=6.12 sh "$TOP/scripts/host/tree.sh" check ||
+	KSRC="" BASE=6.12 sh "$TOP/scripts/host/tree.sh" check ||
 		die "initramfs: the 6.12 series' kselftests are needed for BASE=$BASE and build/linux is not ready"
 	ksrc=$BUILD/linux
 	say "initramfs: the kselftests come from the 6.12 series ($ksrc)"

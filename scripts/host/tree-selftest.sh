@@ -13,6 +13,8 @@ set -u
 # The scratch folder first: lib.sh's folders must all be in it.
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
+# A KSRC tree (make test KSRC=DIR) is not this test's: its own base.
+unset KSRC
 export BASE=6.12 BUILD="$tmp/build" PATCHES="$tmp/patches" SRC_TARBALL="$tmp/src.tar.xz"
 . "$(dirname "$0")/lib.sh"
 case "$(tree_dir base)" in "$tmp"/*) ;; *) die "tree-selftest: $(tree_dir base) is not in $tmp" ;; esac
