@@ -28,13 +28,17 @@ export BASE CPUS MEM ACCEL TIMEOUT
 
 # KSRC=DIR: build, boot and test a kernel tree of your own instead of
 # Debian's (scripts/host/lib.sh): TREE is then "ksrc".
+# Only from the command line: a KSRC in the environment (other build
+# systems use the name) is not passed on.
 KSRC_GOALS := kernel initramfs run test soak faults kunit parse setup tree-check help all
-ifneq ($(KSRC),)
+ifeq ($(origin KSRC),command line)
 override TREE := ksrc
 export KSRC
 ifneq ($(filter-out $(KSRC_GOALS),$(MAKECMDGOALS)),)
 $(error KSRC=DIR works with kernel, initramfs, run, test, soak, faults and kunit, not with: $(filter-out $(KSRC_GOALS),$(MAKECMDGOALS)))
 endif
+else
+unexport KSRC
 endif
 
 .PHONY: all setup tree tree-check export kernel initramfs run test kunit soak faults parse \
@@ -164,4 +168,4 @@ parse: ## judge a saved run again: make parse RUN=build/out/...
 	@sh $(H)/parse.sh $(RUN)
 
 clean: ## remove the kernels and initramfs (not the trees or ccache)
-	rm -rf build/out build/base/out build/initramfs build/7.3/out build/7.3/base/out
+	rm -rf build/out build/base/out build/initramfs build/7.3/out build/7.3/base/out build/ksrc build/7.3/ksrc

@@ -13,6 +13,7 @@
 # guest's own scripts. The data: text, compressible.
 # What must hold:
 #   - the device takes the dictionary (algorithm_params);
+#   - the control: the same filter on zs_malloc() injects faults;
 #   - SIZE_KB written with O_DIRECT, with the faults armed, succeed, and
 #     no allocation was tried under zcomp_compress() (none injected);
 #   - the data reads back intact; a reset returns mm_stat to zero.
@@ -49,6 +50,18 @@ yes "faults-zstd: a line of text that a dictionary helps with" |
 	head -c $((SIZE_KB * 1024)) > /tmp/faults-zstd.data
 echo "faults-zstd: zram0 zstd with a $DICT_KB KiB dictionary; every allocation" \
 	"under zcomp_compress() ($START-$END) fails"
+
+# The control: the same filter on zs_malloc(), which allocates, must
+# inject (else "none injected" below would prove nothing).
+zstart=$START zend=$END
+faults_range zs_malloc || { fail "faults-zstd: zs_malloc not in /proc/kallsyms"; exit 1; }
+for a in failslab fail_page_alloc; do faults_arm $a 100 0 range; done
+dd if=/tmp/faults-zstd.data of="$dev" bs=4k count=16 oflag=direct 2> /dev/null
+n_ctl=$(faults_injected failslab fail_page_alloc)
+faults_disarm failslab fail_page_alloc
+check "faults-zstd: the filter injects where zram allocates (control: $n_ctl under zs_malloc())" \
+	[ "$n_ctl" -gt 0 ]
+START=$zstart END=$zend
 
 for a in failslab fail_page_alloc; do faults_arm $a 100 0 range; done
 dd if=/tmp/faults-zstd.data of="$dev" bs=4k oflag=direct 2> /tmp/faults-zstd.dd

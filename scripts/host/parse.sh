@@ -255,7 +255,8 @@ if [ -s "$dir/bugs.seen.tsv" ]; then
 		"$dir/splats.txt" > "$dir/splats.known" && mv "$dir/splats.known" "$dir/splats.txt"
 fi
 if [ -f "$dir/bugs.tsv" ]; then
-	awk -v step=rows -v seen="$dir/bugs.seen.tsv" -v partial="$partial" -v mname="${manifest#"$TOP"/}" \
+	awk -v step=rows -v seen="$dir/bugs.seen.tsv" -v partial="$partial" -v ksrc="$(info ksrc)" \
+		-v mname="${manifest#"$TOP"/}" \
 		-f "$TOP/scripts/host/bugs.awk" "$dir/bugs.tsv" >> "$results"
 fi
 

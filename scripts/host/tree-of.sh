@@ -36,6 +36,7 @@ git -C "$LINUX_REPO" worktree add -q --detach "$tmp/linux" base
 set --
 for d in $dirs; do
 	for p in "$tmp/p/$d"/[0-9]*.patch; do
+		[ -f "$p" ] || continue
 		case "${p##*/}" in 0000-*) ;; *) set -- "$@" "$p" ;; esac
 	done
 done

@@ -6,8 +6,9 @@
 # again when patches/ changed, refused over uncommitted changes and over
 # commits never exported, a base worktree off base or not a worktree at
 # all set right, a new base tarball taken; three series (fixes, features,
-# selftests) applied in order, kept apart through a rebase, and an export
-# that refuses when a series' end is lost. Prints "tree-selftest: N passed, N failed"; exits 1 on
+# selftests) applied in order, kept apart through a rebase, an export
+# that refuses when a series' end is lost, and the ends put back on a
+# tree that is the series but was not applied here. Prints "tree-selftest: N passed, N failed"; exits 1 on
 # any failure. make test runs it before the judge's own self-test.
 set -u
 # The scratch folder first: lib.sh's folders must all be in it.
@@ -163,7 +164,7 @@ else bad "three series: applied in order, with their branches"; fi
 # the later series name the earlier ones' patches as prerequisites.
 (
 	cd "$BUILD/linux" &&
-	GIT_SEQUENCE_EDITOR="sed -i '1s/^pick/edit/'" $G rebase -q -i base > /dev/null 2>&1 &&
+	GIT_SEQUENCE_EDITOR="sed -i '1s/^pick/edit/'" $G rebase -q -i --update-refs base > /dev/null 2>&1 &&
 	echo f2 > mm/f2.c && $G add mm/f2.c && $G commit -qm "mm: f2" &&
 	$G rebase --continue > "$tmp/rebase.log" 2>&1 || cat "$tmp/rebase.log"
 )
@@ -181,6 +182,14 @@ before=$(cat "$PATCHES-fixes"/*.patch | sha1sum)
 if ! export_ && grep -q 'where patches-fixes ends is lost' "$tmp/out" &&
 	[ "$(cat "$PATCHES-fixes"/*.patch | sha1sum)" = "$before" ]; then ok
 else bad "a lost series end: export refuses"; fi
+
+# 14. The series as a tree that no harness applied (no applied ref, no
+# branches): taken as applied, each end put back by the folders' counts.
+git -C "$BUILD/linux" update-ref -d refs/harness/applied
+git -C "$BUILD/linux" update-ref -d refs/heads/series/patches 2> /dev/null
+if check && [ "$(subjects series/patches-fixes..series/patches | tr '\n' ' ')" = "mm: a1 mm: a2 " ] &&
+	[ "$(git -C "$BUILD/linux" rev-list --count base..series/patches-fixes)" = 2 ]; then ok
+else bad "a series no harness applied: its ends put back"; fi
 
 say "tree-selftest: $p passed, $f failed"
 [ "$f" = 0 ]

@@ -76,11 +76,36 @@ series() {
 
 # With more than one series, each but the last ends at a branch of the
 # kernel repository, series/FOLDER (series/7.3-fixes): export cuts
-# base..HEAD there. git rebase moves them with the commits
-# (rebase.updateRefs), so an interactive rebase of the whole tree keeps
-# each commit in its series.
+# base..HEAD there. "git rebase -i --update-refs base" moves them with
+# the commits, so that each commit stays in its series (a rebase without
+# it leaves them behind, and export says so).
 multi_series() { [ "$(series_dirs | wc -l)" -gt 1 ]; }
 series_ref() { echo "refs/heads/series/$(basename "$1")"; }
+# series_ends_ok: each end is on the way from base to HEAD, in order.
+series_ends_ok() {
+	prev=base last=$(series_dirs | tail -1)
+	for d in $(series_dirs); do
+		[ "$d" != "$last" ] || break
+		r=$(series_ref "$d")
+		git rev-parse -q --verify "$r" > /dev/null &&
+			git merge-base --is-ancestor "$prev" "$r" &&
+			git merge-base --is-ancestor "$r" HEAD ||
+			die "export: where $(basename "$d") ends is lost ($r is not between $prev and HEAD):" \
+			    "'git update-ref $r COMMIT' at its last commit, then export again"
+		prev=$r
+	done
+}
+# series_ends_by_count: put each end after as many commits from base as
+# the folders before it have patches (a tree that is the series, applied
+# by no harness that set them).
+series_ends_by_count() {
+	n=0
+	for d in $(series_dirs); do
+		n=$((n + $(series_in "$d" | wc -l)))
+		c=$(git -C "$LINUX_REPO" rev-list --reverse base..HEAD | sed -n "${n}p")
+		[ -z "$c" ] || git -C "$LINUX_REPO" update-ref "$(series_ref "$d")" "$c"
+	done
+}
 
 apply_series() {
 	unpack_base
@@ -93,7 +118,6 @@ apply_series() {
 	# Keep whatever was checked out reachable, in case it was not exported yet.
 	git update-ref refs/harness/before-apply HEAD
 	git checkout -q -B master base
-	git config rebase.updateRefs true
 	n=0 counts=""
 	for d in $(series_dirs); do
 		m=0
@@ -160,6 +184,7 @@ check_trees() {
 		# taken as applied; anything else may be someone's work.
 		if [ "$(git -C "$LINUX_REPO" rev-parse 'HEAD^{tree}')" = "$want" ]; then
 			git -C "$LINUX_REPO" update-ref refs/harness/applied HEAD
+			! multi_series || series_ends_by_count
 		elif [ "$(git -C "$LINUX_REPO" rev-parse HEAD)" = "$(git -C "$LINUX_REPO" rev-parse base)" ] &&
 		     [ -z "$(git -C "$LINUX_REPO" status --porcelain --untracked-files=no)" ]; then
 			apply_series
@@ -227,7 +252,7 @@ export_identity() {
 sign_series() {
 	export GIT_COMMITTER_NAME="$IDENT_NAME" GIT_COMMITTER_EMAIL="$IDENT_MAIL"
 	export IDENT_NAME IDENT_MAIL
-	git -c core.hooksPath=/dev/null rebase -q \
+	git -c core.hooksPath=/dev/null rebase -q --update-refs \
 		--exec "sh '$TOP/scripts/host/sign-commit.sh'" base ||
 		die "export: could not sign the series (git rebase --abort in $LINUX_REPO)"
 }
@@ -240,22 +265,11 @@ export_series() {
 		die "export: $LINUX_REPO has uncommitted changes; commit them first"
 	n=$(git rev-list --count base..HEAD)
 	# Each series but the last must still end where its branch says, on
-	# the way from base to HEAD, in order.
-	if multi_series; then
-		git config rebase.updateRefs true
-		prev=base last=$(series_dirs | tail -1)
-		for d in $(series_dirs); do
-			[ "$d" != "$last" ] || break
-			r=$(series_ref "$d")
-			git rev-parse -q --verify "$r" > /dev/null &&
-				git merge-base --is-ancestor "$prev" "$r" &&
-				git merge-base --is-ancestor "$r" HEAD ||
-				die "export: where $(basename "$d") ends is lost ($r is not between $prev and HEAD):" \
-				    "'git update-ref $r COMMIT' at its last commit, then export again"
-			prev=$r
-		done
-	fi
+	# the way from base to HEAD, in order: before the signing rebase
+	# (which moves them) and after it.
+	! multi_series || series_ends_ok
 	[ "$n" -eq 0 ] || sign_series
+	! multi_series || series_ends_ok
 	prev=base last=$(series_dirs | tail -1) said=""
 	for d in $(series_dirs); do
 		end=HEAD
