@@ -9,7 +9,10 @@
 # the line "N passed, N failed" (patches, and a failure for each static
 # check that found a new warning) and exits non-zero on any finding.
 # Environment: FLAVOUR (vm), JOBS (see kernel.sh), FROM (1: the first
-# patch to check, to resume a check), NOBUILD=1 (checkpatch only).
+# patch to check, to resume a check), NOBUILD=1 (checkpatch only: no
+# worktree, no build; checkpatch runs from build/linux, which every make
+# target first checks is exactly base + the series, so each patch
+# applies in turn, and a 1.4 GB checkout less is on the disk).
 #
 # Two checkpatch types are left out, each for a reason that holds for
 # every patch here:
@@ -30,7 +33,11 @@ FLAVOUR=${FLAVOUR:-vm}
 wt=$(tree_dir check)
 commits=$(git -C "$LINUX_REPO" rev-list --reverse base..HEAD)
 [ -n "$commits" ] || die "no commits on top of base in $LINUX_REPO"
-check_worktree
+if [ "${NOBUILD:-0}" = 1 ]; then
+	wt=$LINUX_REPO
+else
+	check_worktree
+fi
 
 n=0 total=$(echo "$commits" | wc -l) findings=""
 for c in $commits; do
@@ -38,11 +45,11 @@ for c in $commits; do
 	[ "$n" -ge "${FROM:-1}" ] || continue
 	subject=$(git -C "$LINUX_REPO" log -1 --format=%s "$c")
 	say "check-series: [$n/$total] $subject"
-	git -C "$wt" checkout -q --detach "$c"
 	# Configure again at every commit: an option that a patch adds (e.g.
 	# CONFIG_ZSMALLOC_KUNIT_TEST) must be set from the fragments. The same
 	# .config rebuilds nothing.
 	if [ "${NOBUILD:-0}" != 1 ]; then
+		git -C "$wt" checkout -q --detach "$c"
 		rm -f "$(out_dir check "$FLAVOUR")/.config"
 		sh "$TOP/scripts/host/kernel.sh" check "$FLAVOUR" ||
 			die "check-series: patch $n ($subject) does not build"

@@ -30,6 +30,7 @@ flavour=kunit
 [ "${KUNIT_DEBUG:-0}" = 0 ] || flavour=kunit-debug
 out=$(out_dir "$tree" "$flavour")
 mkdir -p "$out"
+need_space 1536 "kunit: the $tree-$flavour build"
 runs=${KUNIT_RUNS:-1}
 case "$runs" in "" | *[!0-9]* | 0) die "kunit: KUNIT_RUNS must be a positive number, not '$runs'" ;; esac
 
