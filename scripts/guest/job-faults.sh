@@ -6,7 +6,7 @@
 #           (faults-swap.sh)
 #   zstd    zstd with a dictionary while every allocation under
 #           zcomp_compress() fails (faults-zstd.sh); only when named:
-#           the 7.3 series still fails it (docs/tests.md)
+#           stock 7.3.4 fails it (docs/tests.md)
 #   io      zram I/O, post-processing and CPU hotplug while allocations
 #           fail at random (faults-io.sh), then kmemleak (which also sees
 #           what the parts before it leaked)
