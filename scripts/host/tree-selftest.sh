@@ -8,7 +8,8 @@
 # all set right, a new base tarball taken; three series (fixes, features,
 # selftests) applied in order, kept apart through a rebase, an export
 # that refuses when a series' end is lost, and the ends put back on a
-# tree that is the series but was not applied here. Prints "tree-selftest: N passed, N failed"; exits 1 on
+# tree that is the series but was not applied here; a stable backport
+# signed again. Prints "tree-selftest: N passed, N failed"; exits 1 on
 # any failure. make test runs it before the judge's own self-test.
 set -u
 # The scratch folder first: lib.sh's folders must all be in it.
@@ -190,6 +191,22 @@ git -C "$BUILD/linux" update-ref -d refs/heads/series/patches 2> /dev/null
 if check && [ "$(subjects series/patches-fixes..series/patches | tr '\n' ' ')" = "mm: a1 mm: a2 " ] &&
 	[ "$(git -C "$BUILD/linux" rev-list --count base..series/patches-fixes)" = 2 ]; then ok
 else bad "a series no harness applied: its ends put back"; fi
+
+# 15. A stable backport (a body line "commit SHA upstream.") keeps its
+# upstream author and trailers when the series is signed again: the old
+# signer's Signed-off-by gives way to the new one's.
+(
+	cd "$BUILD/linux" && echo bp > mm/bp.c && $G add mm/bp.c &&
+	printf 'mm: bp\n\ncommit %s upstream.\n\nA backport.\n\nSigned-off-by: Up <up@u>\nSigned-off-by: T <t@t>\n' \
+		"$(printf '%040d' 0)" |
+		$G commit -q --author="Up <up@u>" -F -
+) > "$tmp/out" 2>&1
+if AUTHOR="New <new@n>" sh "$TOP/scripts/host/tree.sh" export > "$tmp/out" 2>&1 &&
+	bp=$(grep -l '^Subject: \[PATCH.*mm: bp' "$PATCHES-selftests"/*.patch) &&
+	grep -q '^From: Up <up@u>' "$bp" &&
+	[ "$(sed -n '/^Signed-off-by: /p' "$bp" | tr '\n' ' ')" = "Signed-off-by: Up <up@u> Signed-off-by: New <new@n> " ] &&
+	[ "$(sed -n '/^Signed-off-by: /p' "$PATCHES"/0001-*.patch)" = "Signed-off-by: New <new@n>" ]; then ok
+else bad "a backport signed again: upstream trailers kept, the old signer's replaced"; fi
 
 say "tree-selftest: $p passed, $f failed"
 [ "$f" = 0 ]

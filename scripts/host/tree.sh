@@ -249,9 +249,21 @@ export_identity() {
 # Give every commit of base..HEAD the identity: author, committer, and one
 # Signed-off-by of it in place of any other (the project's commits are all
 # the exporter's to send; other trailers are kept).
+# The identity the series was signed with until now: the author of its
+# first commit that is not a stable backport (sign-commit.sh replaces
+# that identity's Signed-off-by in a backport, whose other trailers stay).
+prev_ident() {
+	for _c in $(git rev-list --reverse base..HEAD); do
+		git log -1 --format=%B "$_c" | grep -Eq '^commit [0-9a-f]{40} upstream\.$' && continue
+		git log -1 --format='%an <%ae>' "$_c"
+		return
+	done
+}
 sign_series() {
 	export GIT_COMMITTER_NAME="$IDENT_NAME" GIT_COMMITTER_EMAIL="$IDENT_MAIL"
 	export IDENT_NAME IDENT_MAIL
+	PREV_IDENT=$(prev_ident)
+	export PREV_IDENT
 	git -c core.hooksPath=/dev/null rebase -q --update-refs \
 		--exec "sh '$TOP/scripts/host/sign-commit.sh'" base ||
 		die "export: could not sign the series (git rebase --abort in $LINUX_REPO)"
