@@ -30,6 +30,8 @@ set -eu
 tree=${1:?usage: initramfs.sh TREE FLAVOUR}
 flavour=${2:?usage: initramfs.sh TREE FLAVOUR}
 src=$(tree_dir "$tree")
+# The base worktree is made on first use (tree.sh).
+[ "$tree" != base ] || [ -d "$src" ] || sh "$TOP/scripts/host/tree.sh" base
 # The kselftests come from the tree under test, but the base is tested with
 # the series' own (from the patched tree), as kselftest runners run new
 # tests on older kernels: what the base lacks must skip, with its reason,

@@ -22,6 +22,8 @@ flavour=${2:?usage: kernel.sh base|patched FLAVOUR}
 what=${3:-all}
 [ "$tree" != kmi ] || kmi_worktree
 src=$(tree_dir "$tree")
+# The base worktree is made on first use (tree.sh).
+[ "$tree" != base ] || [ -d "$src" ] || sh "$TOP/scripts/host/tree.sh" base
 out=$(out_dir "$tree" "$flavour")
 jobs=${JOBS:-$(nproc)}
 

@@ -18,6 +18,8 @@
 
 tree=${1:-patched}
 src=$(tree_dir "$tree")
+# The base worktree is made on first use (tree.sh).
+[ "$tree" != base ] || [ -d "$src" ] || sh "$TOP/scripts/host/tree.sh" base
 [ -d "$src" ] || die "kunit: no tree $src: run 'make tree BASE=$BASE' first"
 config=$src/drivers/block/zram/.kunitconfig
 if [ ! -f "$config" ]; then

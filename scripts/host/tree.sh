@@ -42,6 +42,13 @@ unpack_base() {
 	say "tree: base unpacked into $LINUX_REPO in $(( $(now) - t0 ))s"
 }
 
+# The base worktree is made where a command needs it (tree.sh base, run by
+# kernel.sh, initramfs.sh and kunit.sh for TREE=base): a 1.4 GB checkout
+# that make run and make test of the series never read. Where it exists,
+# every check sets it right.
+base_worktree_if_present() {
+	[ ! -e "$(tree_dir base)" ] || base_worktree
+}
 # The base worktree, added if missing; one that is not a worktree of
 # build/linux (left from an earlier build/linux) is removed and added again.
 base_worktree() {
@@ -109,7 +116,7 @@ series_ends_by_count() {
 
 apply_series() {
 	unpack_base
-	base_worktree
+	base_worktree_if_present
 	cd "$LINUX_REPO"
 	if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 		die "$LINUX_REPO has uncommitted changes; commit or stash them, then run 'make tree' again"
@@ -173,10 +180,11 @@ series_id() {
 # above). If patches/ changed since (a git pull, an edit) and build/linux
 # holds nothing that patches/ lacks, the series is applied again; if it
 # has uncommitted changes, or commits that were never exported, the run
-# stops and says what to do. The base worktree must be the base, clean.
+# stops and says what to do. The base worktree, where it exists, must be
+# the base, clean.
 check_trees() {
 	unpack_base
-	base_worktree
+	base_worktree_if_present
 	want=$(series_id)
 	if ! git -C "$LINUX_REPO" rev-parse -q --verify refs/harness/applied >/dev/null; then
 		# Applied by no harness that records it: the base alone (just
@@ -214,6 +222,7 @@ check_trees() {
 		[ "$have" = "$want" ] || die "tree: applied tree $have is not the series' $want"
 	fi
 	wt=$(tree_dir base)
+	[ -d "$wt" ] || return 0
 	bt=$(git -C "$LINUX_REPO" rev-parse 'base^{tree}')
 	if [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" != "$bt" ] ||
 	   [ -n "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
