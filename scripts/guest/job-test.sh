@@ -52,7 +52,8 @@ done
 
 # Reclaim under a write stream (found in review): O_DIRECT writers on a
 # file system on zram0 while swap-out goes to a swap file on it. Where the
-# kernel has the hung-task detector (debug), a task blocked 30 s
-# (harness.stall) is reported, and that fails the run.
+# kernel has the hung-task detector (debug), a task blocked 120 s
+# (harness.hung) is reported, and that fails the run; kswapd0 may sleep
+# 30 s in one wait at most (harness.stall).
 HARNESS_STALL=${HARNESS_STALL:-30} /harness/stall-reclaim.sh || HARNESS_FAILED=1
 exit $HARNESS_FAILED
