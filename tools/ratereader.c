@@ -3,11 +3,12 @@
  * ratereader: read a block device at a fixed rate and time each read from
  * when it was due, not from when it was issued.
  *
- *   ratereader [-j THREADS] [-b BYTES] [-s MIB] [-S SEED] -r RATE -t SECONDS DEVICE
+ *   ratereader [-j THREADS] [-b BYTES] [-s MIB] [-p NICE] [-S SEED] -r RATE
+ *              -t SECONDS DEVICE
  *
  * Each of THREADS (1) threads reads blocks of BYTES (4096) at random
  * offsets in the first MIB (all) of DEVICE, O_DIRECT, RATE times a second,
- * for SECONDS. Read i of a thread is due at start + i / RATE, an absolute
+ * for SECONDS, at nice NICE (-p; unchanged without it). Read i of a thread is due at start + i / RATE, an absolute
  * time (clock_nanosleep(TIMER_ABSTIME) on CLOCK_MONOTONIC); its latency
  * runs from that due time to the read's end. So the time a reader could
  * not run (a CPU held by a writer that compresses with preemption off, a
@@ -34,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,7 +107,8 @@ static void *reader_fn(void *arg)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ratereader [-j THREADS] [-b BYTES] [-s MIB] [-S SEED] -r RATE -t SECONDS DEVICE\n");
+		"usage: ratereader [-j THREADS] [-b BYTES] [-s MIB] [-p NICE] [-S SEED] -r RATE\n"
+		"                  -t SECONDS DEVICE\n");
 	exit(2);
 }
 
@@ -117,9 +120,9 @@ int main(int argc, char **argv)
 	uint64_t *lat, *svc;
 	struct reader *rd;
 	struct stat st;
-	int opt, fd;
+	int opt, fd, prio = 0, set_prio = 0;
 
-	while ((opt = getopt(argc, argv, "j:b:s:S:r:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "j:b:s:p:S:r:t:")) != -1) {
 		switch (opt) {
 		case 'j': threads = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'b': block = strtoul(optarg, NULL, 0); break;
@@ -127,6 +130,7 @@ int main(int argc, char **argv)
 		case 'S': seed = strtoull(optarg, NULL, 0) | 1; break;
 		case 'r': rate = strtod(optarg, NULL); break;
 		case 't': seconds = strtod(optarg, NULL); break;
+		case 'p': prio = (int)strtol(optarg, NULL, 0); set_prio = 1; break;
 		default: usage();
 		}
 	}
@@ -157,6 +161,11 @@ int main(int argc, char **argv)
 	rd = calloc(threads, sizeof(*rd));
 	if (!rd || !n)
 		return 2;
+	if (set_prio && setpriority(PRIO_PROCESS, 0, prio)) {
+		fprintf(stderr, "ratereader: nice %d: %s\n", prio, strerror(errno));
+		return 2;
+	}
+	no_timer_slack();
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	/* The first reads are due a little later, once every thread exists. */
 	start = ns_ts(ts_ns(&start) + 10000000ULL);

@@ -5,7 +5,8 @@
  * fixed rate while other tasks swap out, and time each page fault from
  * when the touch was due.
  *
- *   swapin [-d DIRS] [-w WRITERS] [-W MIB] [-S SEED] -m MIB -r RATE [-n TOUCHES]
+ *   swapin [-d DIRS] [-w WRITERS] [-W MIB] [-p NICE] [-S SEED] -m MIB -r RATE
+ *          [-n TOUCHES]
  *
  * 1. MIB of anonymous memory gets the contents of the regular files under
  *    DIRS (colon-separated; default /bin:/sbin:/lib:/usr:/etc), a page of
@@ -16,7 +17,8 @@
  * 2. madvise(MADV_PAGEOUT) pushes it out; mincore() counts what left.
  * 3. WRITERS (0) processes each write their own W MiB (8) of such data and
  *    page it out, over and over, until the end: swap-outs (compression)
- *    beside the swap-ins, as kswapd and other apps make them.
+ *    beside the swap-ins, as kswapd and other apps make them. -p NICE
+ *    gives the toucher (not the writers) that nice value: a foreground app.
  * 4. The pages are touched (one byte read) in a random order, RATE a
  *    second, touch i due at start + i / RATE (clock_nanosleep,
  *    TIMER_ABSTIME): a touch's latency runs from its due time to the end of
@@ -176,7 +178,8 @@ static void writer(struct source *s, size_t bytes, int out_fd)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: swapin [-d DIRS] [-w WRITERS] [-W MIB] [-S SEED] -m MIB -r RATE [-n TOUCHES]\n");
+	fprintf(stderr, "usage: swapin [-d DIRS] [-w WRITERS] [-W MIB] [-p NICE] [-S SEED] -m MIB -r RATE\n"
+		"              [-n TOUCHES]\n");
 	exit(2);
 }
 
@@ -192,11 +195,11 @@ int main(int argc, char **argv)
 	uint64_t *hashes, *order, *maj_ns, *all_ns, t0;
 	unsigned char *mem, *vec, *zpage;
 	pid_t *pids;
-	int opt, pfd[2];
+	int opt, pfd[2], prio = 0, set_prio = 0;
 	char *d, *dup;
 
 	psz = (size_t)sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "d:w:W:S:m:r:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:w:W:p:S:m:r:n:")) != -1) {
 		switch (opt) {
 		case 'd': dirs = optarg; break;
 		case 'w': writers = (unsigned int)strtoul(optarg, NULL, 0); break;
@@ -205,6 +208,7 @@ int main(int argc, char **argv)
 		case 'm': mib = strtoull(optarg, NULL, 0); break;
 		case 'r': rate = strtod(optarg, NULL); break;
 		case 'n': touches = strtoull(optarg, NULL, 0); break;
+		case 'p': prio = (int)strtol(optarg, NULL, 0); set_prio = 1; break;
 		default: usage();
 		}
 	}
@@ -266,6 +270,11 @@ int main(int argc, char **argv)
 		}
 	}
 	close(pfd[1]);
+	/* -p: the toucher's nice value (a foreground app); writers keep theirs */
+	if (set_prio && setpriority(PRIO_PROCESS, 0, prio)) {
+		fprintf(stderr, "swapin: nice %d: %s\n", prio, strerror(errno));
+		return 2;
+	}
 	if (writers)
 		usleep(200000);	/* let them start writing */
 	/* 4. Touch them back, a random order, at a fixed rate. */
@@ -276,6 +285,7 @@ int main(int argc, char **argv)
 		order[i] = order[j];
 		order[j] = t;
 	}
+	no_timer_slack();
 	t0 = now_ns() + 1000000;
 	for (i = 0; i < touches; i++) {
 		uint64_t due = t0 + (uint64_t)((double)i * 1e9 / rate), start, end;

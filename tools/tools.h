@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the tools share (swapverify, ratereader, swapin): a xorshift
- * generator, the monotonic clock in nanoseconds, and exact percentiles of
- * a sorted array of latencies.
+ * generator, the monotonic clock in nanoseconds, no timer slack, and exact
+ * percentiles of a sorted array of latencies.
  */
 #ifndef HARNESS_TOOLS_H
 #define HARNESS_TOOLS_H
 
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 /* xorshift64: never returns 0 from a seed that is not 0. */
@@ -27,6 +28,16 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * Wake at the due time itself: a timer slack of 1 ns instead of the
+ * default 50 us, which would otherwise be in every latency from a due
+ * time. Threads created afterwards inherit it.
+ */
+static inline void no_timer_slack(void)
+{
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
 /* For qsort() of uint64_t. */

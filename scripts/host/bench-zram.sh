@@ -66,9 +66,6 @@ fi
 MEM_CPUS=${MEM_CPUS:-64}
 PAR=${PAR:-2}
 ACCEL=${ACCEL:-icount}
-MID_SUBJECT='zram: preemptible per-CPU compression streams'
-VARIANT=$TOP/bench/variants/read-stream-mutex.patch
-[ "$BASE" = 6.12 ] || VARIANT=$TOP/bench/variants/$BASE/read-stream-mutex.patch
 results=$TOP/bench/results
 algos=$(echo "$ALGOS" | tr ' ' ',')
 ONLY=${ONLY:-}
@@ -78,44 +75,7 @@ case $SWEEP in '' | readers) ;; *) die "SWEEP must be readers or unset, not '$SW
 case $ONLY in '' | mem | report) ;; *) die "ONLY must be mem or report, not '$ONLY'" ;; esac
 case $ACCEL in icount | tcg | kvm | auto) ;; *) die "ACCEL must be icount, tcg, kvm or auto" ;; esac
 
-# worktree NAME SHA: a detached worktree of the series' tree at SHA.
-worktree() {
-	wt=$(tree_dir "$1")
-	if [ -d "$wt" ] && git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
-			die "$wt has uncommitted changes"
-		[ "$(git -C "$wt" rev-parse HEAD)" = "$2" ] ||
-			run git -C "$wt" checkout -q --detach "$2"
-	else
-		run git -C "$LINUX_REPO" worktree prune
-		run git -C "$LINUX_REPO" worktree add -q --detach "$wt" "$2"
-	fi
-}
-
-# build/mid/linux: the series' commit MID_SUBJECT.
-mid_worktree() {
-	sha=$(git -C "$LINUX_REPO" log --format=%H --grep="^$MID_SUBJECT\$" base..HEAD)
-	[ -n "$sha" ] || die "no commit '$MID_SUBJECT' in base..HEAD of $LINUX_REPO"
-	[ "$(echo "$sha" | wc -l)" = 1 ] || die "several commits '$MID_SUBJECT' in $LINUX_REPO"
-	worktree mid "$sha"
-}
-
-# build/rmutex/linux: the series' HEAD and the variant, applied anew when
-# either changed (the variant commit's parent must be HEAD, and its patch
-# id the file's).
-rmutex_worktree() {
-	[ -f "$VARIANT" ] || die "no $VARIANT"
-	head=$(git -C "$LINUX_REPO" rev-parse HEAD)
-	wt=$(tree_dir rmutex)
-	want=$(git patch-id --stable < "$VARIANT" | cut -d' ' -f1)
-	if [ -d "$wt" ] && [ "$(git -C "$wt" rev-parse -q --verify HEAD^ 2>/dev/null)" = "$head" ] &&
-		[ "$(git -C "$wt" show HEAD | git patch-id --stable | cut -d' ' -f1)" = "$want" ]; then
-		return 0
-	fi
-	worktree rmutex "$head"
-	git -C "$wt" -c user.name=bench -c user.email=bench@localhost am -q "$VARIANT" ||
-		{ git -C "$wt" am --abort; die "$VARIANT does not apply on the series' HEAD: refresh it"; }
-}
+. "$TOP/scripts/host/bench-trees.sh"
 
 if [ "$ONLY" != report ]; then
 	for tree in $KERNELS; do

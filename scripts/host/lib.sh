@@ -127,8 +127,9 @@ free some (old clones of the project, build/out/* kernels no longer used) and ru
 # Source folder for a tree name: "patched" is the git tree, "base" a worktree on tag base,
 # "mid" a worktree on a commit of the series (scripts/host/bench-zram.sh sets it up),
 # "check" another one that scripts/host/check-series.sh moves along the series,
-# "rmutex" the series with bench/variants/read-stream-mutex.patch on top
-# (scripts/host/bench-zram.sh), "kmi" the 6.12 series up to its frozen-KMI
+# "rmutex" the series with bench/variants/read-stream-mutex.patch on top,
+# "nctx" the series with bench/variants/7.3/read-no-context.patch on top
+# (scripts/host/bench-trees.sh), "kmi" the 6.12 series up to its frozen-KMI
 # stopping point (kmi_worktree, below), "dev" and "dev0" to "dev9" worktrees
 # of the series that carry changes under measurement (made by hand: git -C
 # build/linux worktree add --detach ../dev/linux; then bench-mem
@@ -140,11 +141,12 @@ tree_dir() {
 	mid) echo "$(work_dir)/mid/linux" ;;
 	check) echo "$(work_dir)/check/linux" ;;
 	rmutex) echo "$(work_dir)/rmutex/linux" ;;
+	nctx) echo "$(work_dir)/nctx/linux" ;;
 	kmi) echo "$(work_dir)/kmi/linux" ;;
 	dev | dev[0-9]) echo "$(work_dir)/$1/linux" ;;
 	ksrc) [ -n "${KSRC:-}" ] || die "TREE=ksrc: say which tree, KSRC=DIR"
 		echo "$KSRC" ;;
-	*) die "unknown tree '$1' (use base, mid, rmutex, check, kmi, dev, dev0-dev9, patched, or KSRC=DIR)" ;;
+	*) die "unknown tree '$1' (use base, mid, rmutex, nctx, check, kmi, dev, dev0-dev9, patched, or KSRC=DIR)" ;;
 	esac
 }
 

@@ -96,7 +96,7 @@ function known(k, v) {
 	if (k == "base")
 		return v ~ /^(6\.12|7\.3)$/
 	if (k == "tree")
-		return v ~ /^(patched|base|mid|check|rmutex|kmi|dev[0-9]?)$/
+		return v ~ /^(patched|base|mid|check|rmutex|nctx|kmi|dev[0-9]?)$/
 	if (k == "preempt")
 		return v ~ /^(none|voluntary|full|lazy|rt)$/
 	if (k == "arch")

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Read latency from when a read was due, at equal load, in deterministic
+# virtual time (scripts/guest/bench-latency.sh): tools/ratereader.c reads
+# zram at a fixed rate beside fio writers, tools/swapin.c touches paged-out
+# memory back at a fixed rate beside tasks that page out. Every kernel gets
+# the same reads at the same times; a read that could not run counts from
+# when it was due.
+#
+# Kernels (KERNELS): 6.12 "base mid patched rmutex", 7.3 "base patched
+# rmutex nctx" (bench-trees.sh: mid is the shared-stream kernel of the 6.12
+# series; stock 7.3 is one; rmutex the series with a per-CPU read stream
+# behind a mutex; nctx the series with reads that take no context where
+# decompression needs no state and the object lies in one page). For each CPU count of BENCH_CPUS and preemption model of
+# PREEMPTS, BOOTS boots per kernel (seeds differ per boot: spread from
+# boots), each running every algorithm of ALGOS, RUNS seeds.
+#
+# Environment: KERNELS, BENCH_CPUS ("1 2"), PREEMPTS ("full"; also none,
+#   voluntary), ALGOS ("lzo-rle lzo lz4 zstd:3 zstd:12"), BOOTS (2), RUNS
+#   (2 seeds a boot), RATE (500 reads a second), SECONDS (2 a measurement),
+#   WRITERS (2 per CPU), TOOLS ("ratereader swapin"), PAR (2 guests at a
+#   time), TIMEOUT (s a boot, 5400), ONLY=report (only the report, from the
+#   runs in the build folders).
+# Writes bench/results/latency-due.md and .json (7.3: latency-due-7.3.*).
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/host/bench-trees.sh"
+
+FLAVOUR=vm
+if [ "$BASE" = 6.12 ]; then
+	KERNELS=${KERNELS:-base mid patched rmutex}
+	suffix=""
+else
+	KERNELS=${KERNELS:-base patched rmutex nctx}
+	suffix=-$BASE
+fi
+BENCH_CPUS=${BENCH_CPUS:-1 2}
+PREEMPTS=${PREEMPTS:-full}
+ALGOS=${ALGOS:-lzo-rle lzo lz4 zstd:3 zstd:12}
+BOOTS=${BOOTS:-2}
+RUNS=${RUNS:-2}
+RATE=${RATE:-500}
+SECONDS_=${SECONDS:-2}
+WRITERS=${WRITERS:-2}
+TOOLS=${TOOLS:-ratereader swapin}
+PAR=${PAR:-2}
+ONLY=${ONLY:-}
+case $ONLY in '' | report) ;; *) die "ONLY must be report or unset, not '$ONLY'" ;; esac
+for p in $PREEMPTS; do
+	case $p in full | voluntary | none) ;; *) die "PREEMPTS: full, voluntary or none, not '$p'" ;; esac
+done
+results=$TOP/bench/results
+
+if [ "$ONLY" != report ]; then
+	bench_trees "$KERNELS"
+	for tree in $KERNELS; do
+		sh "$TOP/scripts/host/kernel.sh" "$tree" "$FLAVOUR"
+		sh "$TOP/scripts/host/initramfs.sh" "$tree" "$FLAVOUR"
+	done
+fi
+
+failed=$WORK/bench-latency.failed
+: > "$failed"
+runs=""
+nrun=0
+# boot TREE CPUS PREEMPT B: boot B (1..BOOTS) of TREE, in the background,
+# PAR at a time, into OUT/bench-latency-CPUScpu-PREEMPT-bB.
+boot() {
+	name=bench-latency-$2cpu-$3-b$4
+	runs="$runs $1=$(out_dir "$1" "$FLAVOUR")/$name"
+	[ "$ONLY" = report ] && return 0
+	(CPUS=$2 MEM=1024 FIO=1 ACCEL=auto ICOUNT=1 SEED=$4 RUN=$name TIMEOUT=${TIMEOUT:-5400} \
+		APPEND="preempt=$3 $params harness.seed0=$((($4 - 1) * RUNS)) ${APPEND:-}" \
+		sh "$TOP/scripts/host/vm.sh" "$1" "$FLAVOUR" bench-latency > "$WORK/bench-latency.$1.$name.log" 2>&1 ||
+		echo "$1/$name (log: $WORK/bench-latency.$1.$name.log)" >> "$failed") &
+	say "bench: $1 $name started ($WORK/bench-latency.$1.$name.log)"
+	nrun=$((nrun + 1))
+	if [ "$nrun" -ge "$PAR" ]; then
+		wait
+		nrun=0
+	fi
+}
+params="harness.algos=$(echo "$ALGOS" | tr ' ' ',') harness.runs=$RUNS harness.rate=$RATE"
+params="$params harness.seconds=$SECONDS_ harness.writers=$WRITERS harness.tools=$(echo "$TOOLS" | tr ' ' ',')"
+for cpus in $BENCH_CPUS; do
+	for p in $PREEMPTS; do
+		for b in $(seq 1 "$BOOTS"); do
+			for tree in $KERNELS; do
+				boot "$tree" "$cpus" "$p" "$b"
+			done
+		done
+	done
+done
+wait
+
+mkdir -p "$results"
+cmd="make bench-latency"
+[ "$BASE" = 6.12 ] || cmd="$cmd BASE=$BASE"
+cmd="$cmd KERNELS='$KERNELS' BENCH_CPUS='$BENCH_CPUS' PREEMPTS='$PREEMPTS' ALGOS='$ALGOS'"
+cmd="$cmd BOOTS=$BOOTS RUNS=$RUNS RATE=$RATE SECONDS=$SECONDS_ WRITERS=$WRITERS"
+# shellcheck disable=SC2086 # one argument a run
+run "$PY3" "$TOP/scripts/host/latency-report.py" --command "$cmd" \
+	--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --project "$(project_id | tr '\n' ' ' | sed 's/ $//')" \
+	--out-md "$results/latency-due$suffix.md" --out-json "$results/latency-due$suffix.json" $runs
+say "bench: wrote $results/latency-due$suffix.md and .json"
+[ ! -s "$failed" ] || die "bench: failed runs: $(tr '\n' ' ' < "$failed")"
