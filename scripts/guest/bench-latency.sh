@@ -77,7 +77,7 @@ ratereader_all() {
 	fill_line ratereader "$algo" zram1
 	for run in $(seq $((SEED0 + 1)) $((SEED0 + RUNS))); do
 		for sc in $SCENARIOS; do
-			pid= w=0 nice=0
+			pid='' w=0 nice=0
 			[ "$sc" = foreground ] && nice=-10
 			if [ "$sc" != alone ]; then
 				w=$nwriters

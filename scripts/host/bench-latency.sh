@@ -16,11 +16,12 @@
 #
 # Environment: KERNELS, BENCH_CPUS ("1 2"), PREEMPTS ("full"; also none,
 #   voluntary), ALGOS ("lzo-rle lzo lz4 zstd:3 zstd:12"), BOOTS (2), RUNS
-#   (2 seeds a boot), RATE (500 reads a second), SECONDS (2 a measurement),
+#   (2 seeds a boot), RATE (500 reads a second), DURATION (s a measurement, 1),
 #   WRITERS (2 per CPU), TOOLS ("ratereader swapin"), PAR (2 guests at a
 #   time), TIMEOUT (s a boot, 5400), ONLY=report (only the report, from the
-#   runs in the build folders).
-# Writes bench/results/latency-due.md and .json (7.3: latency-due-7.3.*).
+#   runs in the build folders), TAG (a name for the results files).
+# Writes bench/results/latency-due.md and .json (7.3: latency-due-7.3.*;
+# with TAG=T latency-due[-7.3]-T.*).
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/host/bench-trees.sh"
@@ -39,7 +40,7 @@ ALGOS=${ALGOS:-lzo-rle lzo lz4 zstd:3 zstd:12}
 BOOTS=${BOOTS:-2}
 RUNS=${RUNS:-2}
 RATE=${RATE:-500}
-SECONDS_=${SECONDS:-2}
+DURATION=${DURATION:-1}
 WRITERS=${WRITERS:-2}
 TOOLS=${TOOLS:-ratereader swapin}
 PAR=${PAR:-2}
@@ -49,6 +50,8 @@ for p in $PREEMPTS; do
 	case $p in full | voluntary | none) ;; *) die "PREEMPTS: full, voluntary or none, not '$p'" ;; esac
 done
 results=$TOP/bench/results
+[ -z "${TAG:-}" ] || suffix=$suffix-$TAG
+case ${TAG:-} in *[!a-z0-9-]*) die "TAG: lower-case letters, digits and '-' only" ;; esac
 
 if [ "$ONLY" != report ]; then
 	bench_trees "$KERNELS"
@@ -80,7 +83,7 @@ boot() {
 	fi
 }
 params="harness.algos=$(echo "$ALGOS" | tr ' ' ',') harness.runs=$RUNS harness.rate=$RATE"
-params="$params harness.seconds=$SECONDS_ harness.writers=$WRITERS harness.tools=$(echo "$TOOLS" | tr ' ' ',')"
+params="$params harness.seconds=$DURATION harness.writers=$WRITERS harness.tools=$(echo "$TOOLS" | tr ' ' ',')"
 for cpus in $BENCH_CPUS; do
 	for p in $PREEMPTS; do
 		for b in $(seq 1 "$BOOTS"); do
@@ -96,7 +99,8 @@ mkdir -p "$results"
 cmd="make bench-latency"
 [ "$BASE" = 6.12 ] || cmd="$cmd BASE=$BASE"
 cmd="$cmd KERNELS='$KERNELS' BENCH_CPUS='$BENCH_CPUS' PREEMPTS='$PREEMPTS' ALGOS='$ALGOS'"
-cmd="$cmd BOOTS=$BOOTS RUNS=$RUNS RATE=$RATE SECONDS=$SECONDS_ WRITERS=$WRITERS"
+cmd="$cmd BOOTS=$BOOTS RUNS=$RUNS RATE=$RATE DURATION=$DURATION WRITERS=$WRITERS"
+[ -z "${TAG:-}" ] || cmd="$cmd TAG=$TAG"
 # shellcheck disable=SC2086 # one argument a run
 run "$PY3" "$TOP/scripts/host/latency-report.py" --command "$cmd" \
 	--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --project "$(project_id | tr '\n' ' ' | sed 's/ $//')" \
