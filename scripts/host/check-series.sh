@@ -5,9 +5,11 @@
 # scripts/checkpatch.pl --strict on the patch. Stops at the first commit
 # that does not build; lists checkpatch findings at the end; then runs
 # check-static.sh on the whole series (sparse, W=1, coccicheck and
-# kernel-doc, new warnings against the base; not with NOBUILD=1); then
-# the line "N passed, N failed" (patches, and a failure for each static
-# check that found a new warning) and exits non-zero on any finding.
+# kernel-doc, new warnings against the base; not with NOBUILD=1) and
+# cover-tables.sh check (the cover letters' tables and the trees they
+# measured); then the line "N passed, N failed" (patches, and a failure
+# for each static check that found a new warning and each stale table)
+# and exits non-zero on any finding.
 # Environment: FLAVOUR (vm), JOBS (see kernel.sh), FROM (1: the first
 # patch to check, to resume a check), NOBUILD=1 (checkpatch only: no
 # worktree, no build; checkpatch runs from build/linux, which every make
@@ -82,6 +84,14 @@ if [ "${NOBUILD:-0}" != 1 ]; then
 	static_failed=$(sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p' "$BUILD/check-static.out" | tail -1)
 	[ -n "$static_failed" ] || static_failed=1
 fi
+# The cover letters' tables (cover-tables.sh): each must be what its
+# results file gives, and that file must have measured the series' tree
+# (or a tree that differs only where the table's "@@ allow" says). Each
+# table that is not is one failure more.
+sh "$TOP/scripts/host/cover-tables.sh" check > "$BUILD/cover-tables.out" 2>&1 || true
+grep -v 'cover-tables: [0-9]* passed' "$BUILD/cover-tables.out" || true
+cover_failed=$(sed -n 's/^cover-tables: [0-9]* passed, \([0-9]*\) failed$/\1/p' "$BUILD/cover-tables.out")
+[ -n "$cover_failed" ] || { cat "$BUILD/cover-tables.out"; cover_failed=1; }
 # The summary line counts patches: one passes when it built (unless
 # NOBUILD) and checkpatch found nothing in it.
 checked=$((total - ${FROM:-1} + 1))
@@ -91,5 +101,5 @@ if [ -n "$findings" ]; then
 else
 	say "check-series: checkpatch --strict clean"
 fi
-echo "$((checked - failed)) passed, $((failed + static_failed)) failed"
-[ -z "$findings" ] && [ "$static_failed" = 0 ]
+echo "$((checked - failed)) passed, $((failed + static_failed + cover_failed)) failed"
+[ -z "$findings" ] && [ "$static_failed" = 0 ] && [ "$cover_failed" = 0 ]

@@ -210,7 +210,7 @@ def main():
 
     kinfo = {t: {"tree_ids": sorted(k["tree_ids"]), "built": sorted(k["built"]), "boots": k["boots"]}
              for t, k in kernels.items()}
-    doc = {"command": a.command, "base": a.base_text, "project": a.project,
+    doc = {"format": "latency-due/1", "command": a.command, "base": a.base_text, "project": a.project,
            "kernels": kinfo, "missing_runs": missing, "rows": rows, "samples": samples}
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)

@@ -321,9 +321,14 @@ fill_cover() {
 	[ -f "$txt" ] || { say "export: no $txt, cover letter left blank"; return 0; }
 	subject=$(head -1 "$txt")
 	tail -n +2 "$txt" > "$1.blurb"
+	# "@@ " lines mark the tables that cover-tables.py makes from the
+	# results files: they stay in cover-letter.txt, not in the letter.
 	awk -v subject="$subject" -v blurb="$1.blurb" '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
-		/^\*\*\* BLURB HERE \*\*\*$/ { while ((getline l < blurb) > 0) print l; next }
+		/^\*\*\* BLURB HERE \*\*\*$/ {
+			while ((getline l < blurb) > 0) if (l !~ /^@@ /) print l
+			next
+		}
 		{ print }' "$1" > "$1.new"
 	mv "$1.new" "$1"
 	rm -f "$1.blurb"

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""The cover letters' tables, made from the results files, and their provenance.
+
+    cover-tables.py render|check --results DIR --tree TREEID --repo GITDIR COVER...
+
+A cover letter (patches/*/cover-letter.txt) marks each table it quotes:
+
+    @@ table latency-due-7.3 tool=swapin scenario=foreground cpus=2 metric=p99
+    @@ allow tools/testing/selftests/ Documentation/: tests and docs only
+    (the table: written by "render", never by hand)
+    @@ end
+
+The "@@" lines stay in cover-letter.txt; the export (tree.sh) drops them
+from the letter that is sent. The first names a results file
+(DIR/NAME.json) and what to take from it; "allow" (optional) names the
+paths that may differ between the tree the file measured and the series'
+tree, and says why they cannot change the figures.
+
+render  writes each table from its file.
+check   fails (exit 1, one line each) when a table differs from what render
+        would write, or when the file's "patched" kernel was not the
+        series' tree TREEID and the trees differ in a path that "allow"
+        does not name (or the measured tree is not in GITDIR to compare).
+Prints "cover-tables: N passed, N failed" (one test a table).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+TABLE, ALLOW, END = "@@ table ", "@@ allow ", "@@ end"
+
+
+def parse_blocks(lines):
+    """Yield (start, end, spec, allow) for each table block: lines[start] is
+    the "@@ table" line, lines[end] its "@@ end"."""
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith(TABLE):
+            words = lines[i][len(TABLE):].split()
+            if not words:
+                raise ValueError("line %d: '@@ table' names no results file" % (i + 1))
+            spec = {"file": words[0]}
+            for w in words[1:]:
+                if "=" not in w:
+                    raise ValueError("line %d: '%s' is not KEY=VALUE" % (i + 1, w))
+                k, v = w.split("=", 1)
+                spec[k] = v
+            allow = None
+            j = i + 1
+            if j < len(lines) and lines[j].startswith(ALLOW):
+                text = lines[j][len(ALLOW):]
+                if ":" not in text:
+                    raise ValueError("line %d: '@@ allow PATHS: WHY' needs the why" % (j + 1))
+                paths, why = text.split(":", 1)
+                allow = {"paths": paths.split(), "why": why.strip()}
+                j += 1
+            k = j
+            while k < len(lines) and lines[k] != END:
+                if lines[k].startswith("@@ "):
+                    raise ValueError("line %d: '%s' inside a table (no '@@ end'?)" % (k + 1, lines[k]))
+                k += 1
+            if k == len(lines):
+                raise ValueError("line %d: table without '@@ end'" % (i + 1))
+            yield i, j, k, spec, allow
+            i = k + 1
+        else:
+            i += 1
+
+
+def fnum(v):
+    if v is None:
+        return "-"
+    if v >= 100:
+        return "{:,.0f}".format(v)
+    return "{:.1f}".format(v)
+
+
+def render_latency_due(doc, spec):
+    """A table of one metric: a row per algorithm, a column per kernel."""
+    metric = spec.get("metric", "p99")
+    sel = {k: spec[k] for k in ("tool", "scenario", "cpus", "preempt") if k in spec}
+    sel.setdefault("preempt", "full")
+    rows = [r for r in doc["rows"]
+            if all(str(r[k]) == v for k, v in sel.items())]
+    if not rows:
+        raise ValueError("%s: no rows with %s" % (spec["file"], sel))
+    kernels = []
+    algos = []
+    for r in rows:
+        if r["kernel"] not in kernels:
+            kernels.append(r["kernel"])
+        if r["algo"] not in algos:
+            algos.append(r["algo"])
+    what = {"ratereader": "reads of zram at a fixed rate", "swapin": "swap-ins (major faults)"}[sel["tool"]]
+    beside = {"alone": "alone", "writers": "beside writers",
+              "foreground": "beside writers, at nice -10"}[sel["scenario"]]
+    unit = {"rate": "a second", "write": "MiB/s"}.get(metric, "us from due")
+    cpus = int(sel["cpus"])
+    out = ["  %s %s (%s), %d vCPU%s, %s, preempt=%s:" % (
+        what, metric, unit, cpus, "" if cpus == 1 else "s", beside, sel["preempt"])]
+    width = max(10, max(len(k) for k in kernels) + 2)
+    out.append("  %-10s" % "" + "".join("%*s" % (width, k) for k in kernels))
+    for a in algos:
+        cells = []
+        for k in kernels:
+            r = next((x for x in rows if x["algo"] == a and x["kernel"] == k), None)
+            cells.append("%*s" % (width, fnum(r["median"].get(metric)) if r else "-"))
+        out.append("  %-10s" % a + "".join(cells))
+    n = sorted({r["n"] for r in rows})
+    out.append("  (medians of %s runs; patched tree %s)" % (
+        "/".join(str(x) for x in n), ", ".join(doc["kernels"]["patched"]["tree_ids"])))
+    return out
+
+
+RENDERERS = {"latency-due/1": render_latency_due}
+
+
+def load(results, name):
+    path = os.path.join(results, name + ".json")
+    with open(path) as f:
+        doc = json.load(f)
+    fmt = doc.get("format")
+    if fmt not in RENDERERS:
+        raise ValueError("%s: no table can be made from its format (%r)" % (path, fmt))
+    return doc
+
+
+def provenance(doc, spec, allow, tree, repo):
+    """None if the file measured the series' tree (or allowed paths only
+    differ), else why not."""
+    ids = doc.get("kernels", {}).get("patched", {}).get("tree_ids", [])
+    if len(ids) != 1:
+        return "%s: its patched kernel has %d tree ids (%s), not one" % (spec["file"], len(ids), ids)
+    old = ids[0]
+    if tree.startswith(old):
+        return None
+    try:
+        full = subprocess.run(["git", "-C", repo, "rev-parse", "--verify", "-q", old + "^{tree}"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        changed = subprocess.run(["git", "-C", repo, "diff", "--name-only", full, tree],
+                                 capture_output=True, text=True, check=True).stdout.split()
+    except subprocess.CalledProcessError:
+        return ("%s measured tree %s, the series is tree %s, and %s is not in %s to compare"
+                % (spec["file"], old, tree[:12], old, repo))
+    if allow:
+        left = [p for p in changed if not any(p.startswith(a) for a in allow["paths"])]
+        if not left:
+            return None
+    else:
+        left = changed
+    return ("%s measured tree %s, the series is tree %s; they differ in %s%s"
+            % (spec["file"], old, tree[:12], ", ".join(left[:5]),
+               " and %d more" % (len(left) - 5) if len(left) > 5 else ""))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=("render", "check"))
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--tree", required=True)
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("covers", nargs="+")
+    a = ap.parse_args()
+    passed = failed = 0
+    for cover in a.covers:
+        with open(cover) as f:
+            lines = f.read().split("\n")
+        try:
+            blocks = list(parse_blocks(lines))
+        except ValueError as e:
+            print("cover-tables: %s: %s" % (cover, e))
+            failed += 1
+            continue
+        out = []
+        pos = 0
+        for start, body, end, spec, allow in blocks:
+            out.extend(lines[pos:body])
+            try:
+                doc = load(a.results, spec["file"])
+                table = RENDERERS[doc["format"]](doc, spec)
+            except (OSError, ValueError, KeyError) as e:
+                print("cover-tables: %s:%d: %s" % (cover, start + 1, e))
+                failed += 1
+                out.extend(lines[body:end])
+                pos = end
+                continue
+            ok = True
+            if a.mode == "check":
+                if lines[body:end] != table:
+                    print("cover-tables: %s:%d: the table of %s is not what its file gives:"
+                          " run make cover-tables" % (cover, start + 1, spec["file"]))
+                    ok = False
+                why = provenance(doc, spec, allow, a.tree, a.repo)
+                if why:
+                    print("cover-tables: %s:%d: stale: %s" % (cover, start + 1, why))
+                    ok = False
+                elif allow and not a.tree.startswith(doc["kernels"]["patched"]["tree_ids"][0]):
+                    print("cover-tables: %s:%d: %s measured an earlier tree; only %s differ: %s"
+                          % (cover, start + 1, spec["file"], " ".join(allow["paths"]), allow["why"]))
+            passed += ok
+            failed += not ok
+            out.extend(table)
+            pos = end
+        out.extend(lines[pos:])
+        if a.mode == "render" and out != lines:
+            with open(cover, "w") as f:
+                f.write("\n".join(out))
+            print("cover-tables: wrote %d table(s) in %s" % (len(blocks), cover))
+    print("cover-tables: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
