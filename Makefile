@@ -42,7 +42,7 @@ unexport KSRC
 endif
 
 .PHONY: all setup tree tree-check export kernel initramfs run test kunit soak faults parse \
-	bench-zsmalloc bench-zram bench-latency cover-tables bench-boot-mem bench-mem bench-offline check-series check-static check-configs matrix lint \
+	bench-zsmalloc bench-zram bench-latency bench-write cover-tables bench-boot-mem bench-mem bench-offline check-series check-static check-configs matrix lint \
 	clean help
 all: help
 
@@ -136,6 +136,9 @@ bench-zram: tree-check ## zram read latency against writers, in virtual time
 
 bench-latency: tree-check ## reads and swap-ins timed from when due, in virtual time
 	@sh $(H)/bench-latency.sh
+
+bench-write: tree-check ## the write cost of one patch (PATCH=subject), in virtual time
+	@sh $(H)/bench-write.sh
 
 cover-tables: tree-check ## write the cover letters' tables from bench/results
 	@sh $(H)/cover-tables.sh render

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Write cost per algorithm (see scripts/host/bench-write.sh).
+exec /harness/bench-write.sh
