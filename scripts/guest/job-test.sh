@@ -41,6 +41,10 @@ fi
 # harness.workloads=0 stops here (with harness.kselftests: one test alone).
 [ "${HARNESS_WORKLOADS:-1}" = 0 ] && exit $HARNESS_FAILED
 
+# Read contexts after CPUs go offline and back: a sysfs cycle, and a
+# suspend to RAM stopped at pm_test's "core" (where the kernel has it).
+/harness/suspend-contexts.sh || HARNESS_FAILED=1
+
 # The swap workload with verification, a smaller load than "make run".
 for algo in ${HARNESS_ALGOS:-lz4 zstd}; do
 	HARNESS_ALGO=$algo HARNESS_LIMIT=${HARNESS_LIMIT:-64} HARNESS_PERCENT=${HARNESS_PERCENT:-150} \
