@@ -8,7 +8,7 @@
 #
 # Environment: PATCH (default "zram: compress into a one-page buffer":
 #   lzo and lzo-rle move to their _safe compressors there), ALGOS
-#   ("lzo-rle lzo lz4"), RUNS (5), DURATION (s a run, 2), CPUS (1), DATA
+#   ("lzo-rle lzo lz4"), RUNS (5), DURATION (s a run, 2), CPUS (2), DATA
 #   ("50 0"), TAG (a name for the results files: default safe).
 # The two kernels are built in the worktrees dev1 (before) and dev2 (at
 # PATCH). Writes bench/results/write-cost[-7.3]-TAG.md and .json.
@@ -19,7 +19,7 @@ PATCH=${PATCH:-zram: compress into a one-page buffer}
 ALGOS=${ALGOS:-lzo-rle lzo lz4}
 RUNS=${RUNS:-5}
 DURATION=${DURATION:-2}
-CPUS=${CPUS:-1}
+CPUS=${CPUS:-2}
 DATA=${DATA:-50 0}
 TAG=${TAG:-safe}
 case $TAG in *[!a-z0-9-]*) die "TAG: lower-case letters, digits and '-' only" ;; esac

@@ -218,7 +218,8 @@ def main():
     md = []
     md.append("# Reads and swap-ins timed from when they were due")
     md.append("")
-    md.append("Made by `%s` (project %s), on %s." % (a.command, a.project, a.base_text))
+    md.append("Made by `%s` on %s; %s." % (a.command, a.base_text, a.project))
+    md.append("")
     md.append("Virtual time (QEMU `-icount shift=0,sleep=off`): 1 ns of guest time is one")
     md.append("instruction. Latencies in µs from each read's or touch's due time; medians")
     md.append("over the samples (one a boot and seed); \"vs base\": the difference of the")

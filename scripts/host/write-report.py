@@ -85,8 +85,9 @@ def main():
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
     md = ["# Write cost of \"%s\"" % a.patch, "",
-          "Made by `%s` (project %s). One fio writer, 4 KiB random direct writes to a" % (a.command, a.project),
-          "zram0 of 64 MiB, %s vCPU, virtual time (1 ns a guest instruction): the time a" % doc["cpus"],
+          "Made by `%s`; %s." % (a.command, a.project), "",
+          "One fio writer, 4 KiB random direct writes to a zram0 of 64 MiB, %s vCPUs," % doc["cpus"],
+          "virtual time (1 ns a guest instruction); the writer never waits, so the time a",
           "write takes is the write path's CPU time. data: fio's buffer_compress_percentage",
           "(50: half-compressible pages; 0: pages that do not compress, stored as they are).",
           "\"after vs before\": Student's t at 95 % on the runs' IOPS.", "",
