@@ -10,8 +10,10 @@
 # zstd_create_dctx() that /proc/vmallocinfo names as its caller, one for
 # each read context of a zstd device. A kernel whose zstd backend has no
 # zstd_create_dctx() (no separate read contexts: stock kernels) skips.
-# Needs CONFIG_SUSPEND, CONFIG_PM_DEBUG and a machine with S3 ("deep" in
-# /sys/power/mem_sleep); skips, saying which is missing, otherwise.
+# The suspend needs CONFIG_SUSPEND, CONFIG_PM_DEBUG and a machine with S3
+# ("deep" in /sys/power/mem_sleep: under QEMU, ACPI with PCI); it skips,
+# saying which is missing, otherwise. The sysfs cycle runs the same CPU
+# hotplug callbacks.
 . /harness/lib.sh
 
 dctx() { grep -c ' zstd_create_dctx+' /proc/vmallocinfo; }
