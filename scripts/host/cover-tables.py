@@ -94,13 +94,18 @@ def render_latency_due(doc, spec):
             kernels.append(r["kernel"])
         if r["algo"] not in algos:
             algos.append(r["algo"])
-    what = {"ratereader": "reads of zram at a fixed rate", "swapin": "swap-ins (major faults)"}[sel["tool"]]
-    beside = {"alone": "alone", "writers": "beside writers",
-              "foreground": "beside writers, at nice -10"}[sel["scenario"]]
-    unit = {"rate": "a second", "write": "MiB/s"}.get(metric, "us from due")
+    what = {"ratereader": "read", "swapin": "swap-in"}[sel["tool"]]
+    beside = {"alone": "alone", "writers": "with writers",
+              "foreground": "with writers, reader at nice -10"}[sel["scenario"]]
     cpus = int(sel["cpus"])
-    out = ["  %s %s (%s), %d vCPU%s, %s, preempt=%s:" % (
-        what, metric, unit, cpus, "" if cpus == 1 else "s", beside, sel["preempt"])]
+    where = "%d vCPU%s, %s%s" % (cpus, "" if cpus == 1 else "s", beside,
+                                  "" if sel["preempt"] == "full" else ", preempt=" + sel["preempt"])
+    if metric == "write":
+        out = ["  writers' MiB/s beside %ss, %s:" % (what, where)]
+    elif metric == "rate":
+        out = ["  %ss a second, %s:" % (what, where)]
+    else:
+        out = ["  %s %s (us from due), %s:" % (what, metric, where)]
     width = max(10, max(len(k) for k in kernels) + 2)
     out.append("  %-10s" % "" + "".join("%*s" % (width, k) for k in kernels))
     for a in algos:
