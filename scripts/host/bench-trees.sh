@@ -1,5 +1,6 @@
 # The kernels that the benchmarks compare, besides base and patched
-# (sourced by bench-zram.sh and bench-latency.sh, after lib.sh):
+# (sourced by bench-zram.sh, bench-latency.sh and bench-write.sh, after
+# lib.sh; bench-write.sh uses worktree alone):
 #   mid     (6.12) the series up to MID_SUBJECT, a worktree at build/mid/linux
 #   rmutex  the series and bench/variants/[BASE/]read-stream-mutex.patch, a
 #           worktree at build/rmutex/linux (build/7.3/rmutex/linux)

@@ -14,6 +14,7 @@
 # PATCH). Writes bench/results/write-cost[-7.3]-TAG.md and .json.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/host/bench-trees.sh"
 
 PATCH=${PATCH:-zram: compress into a one-page buffer}
 ALGOS=${ALGOS:-lzo-rle lzo lz4}
@@ -31,16 +32,8 @@ at=$(git -C "$LINUX_REPO" log --format=%H --grep="^$PATCH\$" base..HEAD)
 [ -n "$at" ] || die "no commit '$PATCH' in base..HEAD of $LINUX_REPO"
 [ "$(echo "$at" | wc -l)" = 1 ] || die "several commits '$PATCH' in $LINUX_REPO"
 for t in dev1:"$at^" dev2:"$at"; do
-	name=${t%%:*} rev=$(git -C "$LINUX_REPO" rev-parse "${t#*:}")
-	wt=$(tree_dir "$name")
-	if [ -d "$wt" ] && git -C "$wt" rev-parse -q --verify HEAD > /dev/null 2>&1; then
-		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
-			die "$wt has uncommitted changes"
-		run git -C "$wt" checkout -q --detach "$rev"
-	else
-		run git -C "$LINUX_REPO" worktree prune
-		run git -C "$LINUX_REPO" worktree add -q --detach "$wt" "$rev"
-	fi
+	name=${t%%:*}
+	worktree "$name" "$(git -C "$LINUX_REPO" rev-parse "${t#*:}")"
 	sh "$TOP/scripts/host/kernel.sh" "$name" "$FLAVOUR"
 	sh "$TOP/scripts/host/initramfs.sh" "$name" "$FLAVOUR"
 done
