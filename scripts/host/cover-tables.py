@@ -29,6 +29,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 
 TABLE, ALLOW, END = "@@ table ", "@@ allow ", "@@ end"
 
@@ -98,14 +99,17 @@ def render_latency_due(doc, spec):
     beside = {"alone": "alone", "writers": "with writers",
               "foreground": "with writers, reader at nice -10"}[sel["scenario"]]
     cpus = int(sel["cpus"])
-    where = "%d vCPU%s, %s%s" % (cpus, "" if cpus == 1 else "s", beside,
-                                  "" if sel["preempt"] == "full" else ", preempt=" + sel["preempt"])
+    where = "%d vCPU%s, %s%s" % (cpus, "" if cpus == 1 else "s",
+                                  "" if sel["preempt"] == "full" else "preempt=" + sel["preempt"] + ", ",
+                                  beside)
     if metric == "write":
         out = ["  writers' MiB/s beside %ss, %s:" % (what, where)]
     elif metric == "rate":
         out = ["  %ss a second, %s:" % (what, where)]
     else:
         out = ["  %s %s (us from due), %s:" % (what, metric, where)]
+    if len(out[0]) > 72:
+        out = textwrap.wrap(out[0].strip(), 70, initial_indent="  ", subsequent_indent="  ")
     width = max(10, max(len(k) for k in kernels) + 2)
     out.append("  %-10s" % "" + "".join("%*s" % (width, k) for k in kernels))
     for a in algos:
