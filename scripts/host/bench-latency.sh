@@ -106,4 +106,8 @@ run "$PY3" "$TOP/scripts/host/latency-report.py" --command "$cmd" \
 	--base-text "$SRC_NAME ($SRC_PKG $SRC_VER)" --project "$(project_id | tr '\n' ' ' | sed 's/ $//')" \
 	--out-md "$results/latency-due$suffix.md" --out-json "$results/latency-due$suffix.json" $runs
 say "bench: wrote $results/latency-due$suffix.md and .json"
+# The measured tree's manifest, so that a clone without that tree can
+# still compare it with the series' (cover-tables.py).
+sh "$TOP/scripts/host/cover-tables.sh" manifest "$(tree_dir patched)" ||
+	say "bench: no manifest of the patched tree: run cover-tables.sh manifest TREE"
 [ ! -s "$failed" ] || die "bench: failed runs: $(tr '\n' ' ' < "$failed")"

@@ -2,6 +2,7 @@
 """The cover letters' tables, made from the results files, and their provenance.
 
     cover-tables.py render|check --results DIR --tree TREEID --repo GITDIR COVER...
+    cover-tables.py manifest --results DIR --tree TREEISH --repo GITDIR --base BASE
 
 A cover letter (patches/*/cover-letter.txt) marks each table it quotes:
 
@@ -22,6 +23,11 @@ check   fails (exit 1, one line each) when a table differs from what render
         series' tree TREEID and the trees differ in a path that "allow"
         does not name (or the measured tree is not in GITDIR to compare).
 Prints "cover-tables: N passed, N failed" (one test a table).
+
+A measured tree that is not in GITDIR (a fresh clone has only the series'
+own) is compared through its manifest, DIR/trees/TREEID.json: the base's
+tree id and the blob id of every path where the measured tree differs
+from the base (null: deleted). "manifest" writes it for TREEISH.
 """
 
 import argparse
@@ -137,7 +143,55 @@ def load(results, name):
     return doc
 
 
-def provenance(doc, spec, allow, tree, repo):
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo] + list(args),
+                          capture_output=True, text=True, check=True).stdout
+
+
+def blobs(repo, tree, paths):
+    """{path: blob id or None} of PATHS in TREE."""
+    out = {p: None for p in paths}
+    for i in range(0, len(paths), 200):
+        for line in git(repo, "ls-tree", "-r", "-z", tree, "--", *paths[i:i + 200]).split("\0"):
+            if line:
+                meta, path = line.split("\t", 1)
+                out[path] = meta.split()[2]
+    return out
+
+
+def manifest(repo, tree, base):
+    """The manifest of TREE: BASE's tree id and the blobs where they differ."""
+    full = git(repo, "rev-parse", "--verify", tree + "^{tree}").strip()
+    base_full = git(repo, "rev-parse", "--verify", base + "^{tree}").strip()
+    paths = git(repo, "diff", "--name-only", "--no-renames", "-z", base_full, full).split("\0")
+    return {"tree": full, "base": base_full,
+            "files": blobs(repo, full, sorted(p for p in paths if p))}
+
+
+def changed_paths(results, old, tree, repo):
+    """The paths where tree OLD and TREE differ: from the repository, or
+    through OLD's manifest; None if neither has OLD."""
+    try:
+        full = git(repo, "rev-parse", "--verify", "-q", old + "^{tree}").strip()
+        return git(repo, "diff", "--name-only", full, tree).split()
+    except subprocess.CalledProcessError:
+        pass
+    try:
+        with open(os.path.join(results, "trees", old + ".json")) as f:
+            man = json.load(f)
+        mine = [p for p in git(repo, "diff", "--name-only", "--no-renames", "-z",
+                               man["base"], tree).split("\0") if p]
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError):
+        return None
+    # Both trees are the base but for their paths: a path that only one of
+    # them changed differs; one that both changed differs if its blobs do.
+    both = sorted(set(mine) & set(man["files"]))
+    now = blobs(repo, tree, both)
+    return sorted((set(mine) ^ set(man["files"]))
+                  | {p for p in both if now[p] != man["files"][p]})
+
+
+def provenance(doc, spec, allow, tree, repo, results):
     """None if the file measured the series' tree (or allowed paths only
     differ), else why not."""
     ids = doc.get("kernels", {}).get("patched", {}).get("tree_ids", [])
@@ -146,14 +200,10 @@ def provenance(doc, spec, allow, tree, repo):
     old = ids[0]
     if tree.startswith(old):
         return None
-    try:
-        full = subprocess.run(["git", "-C", repo, "rev-parse", "--verify", "-q", old + "^{tree}"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-        changed = subprocess.run(["git", "-C", repo, "diff", "--name-only", full, tree],
-                                 capture_output=True, text=True, check=True).stdout.split()
-    except subprocess.CalledProcessError:
-        return ("%s measured tree %s, the series is tree %s, and %s is not in %s to compare"
-                % (spec["file"], old, tree[:12], old, repo))
+    changed = changed_paths(results, old, tree, repo)
+    if changed is None:
+        return ("%s measured tree %s, the series is tree %s, and %s is neither in %s nor"
+                " in trees/%s.json to compare" % (spec["file"], old, tree[:12], old, repo, old))
     if allow:
         left = [p for p in changed if not any(p.startswith(a) for a in allow["paths"])]
         if not left:
@@ -167,12 +217,27 @@ def provenance(doc, spec, allow, tree, repo):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=("render", "check"))
+    ap.add_argument("mode", choices=("render", "check", "manifest"))
     ap.add_argument("--results", required=True)
     ap.add_argument("--tree", required=True)
     ap.add_argument("--repo", required=True)
-    ap.add_argument("covers", nargs="+")
-    a = ap.parse_args()
+    ap.add_argument("--base", default="base")
+    ap.add_argument("covers", nargs="*")
+    a = ap.parse_intermixed_args()
+    if a.mode == "manifest":
+        try:
+            man = manifest(a.repo, a.tree, a.base)
+        except subprocess.CalledProcessError as e:
+            sys.exit("cover-tables: no manifest of %s in %s: %s" % (a.tree, a.repo, e.stderr.strip()))
+        os.makedirs(os.path.join(a.results, "trees"), exist_ok=True)
+        out = os.path.join(a.results, "trees", man["tree"][:12] + ".json")
+        with open(out, "w") as f:
+            json.dump(man, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print("cover-tables: wrote %s (%d paths)" % (out, len(man["files"])))
+        return
+    if not a.covers:
+        ap.error("no cover letter")
     passed = failed = 0
     for cover in a.covers:
         with open(cover) as f:
@@ -202,7 +267,7 @@ def main():
                     print("cover-tables: %s:%d: the table of %s is not what its file gives:"
                           " run make cover-tables" % (cover, start + 1, spec["file"]))
                     ok = False
-                why = provenance(doc, spec, allow, a.tree, a.repo)
+                why = provenance(doc, spec, allow, a.tree, a.repo, a.results)
                 if why:
                     print("cover-tables: %s:%d: stale: %s" % (cover, start + 1, why))
                     ok = False
