@@ -5,7 +5,9 @@
 # counters below before and after writing "disksize" (HARNESS_DISKSIZE,
 # default 256M), which allocates the streams of every online CPU; then
 # offline the upper half of the CPUs and read them again (what comes back
-# when CPUs go away), and online them again.
+# when CPUs go away), and online them again; then offline and online every
+# CPU but CPU 0, as a suspend to RAM does (freeze_secondary_cpus()), and
+# read them again ("cycled": what such a cycle leaves allocated).
 #
 # A setup is ALGO[:LEVEL][+ALGO2[:LEVEL2]]: the primary algorithm and its
 # level (algorithm_params; none: the algorithm's default), and optionally a
@@ -29,6 +31,13 @@
 #               kmalloc'ed, to the object, where SUnreclaim counts slab
 #               pages and depends on which slabs had free objects (before
 #               and after only; CONFIG_SLUB_DEBUG, else not printed).
+#   pcpu_free   (bytes, not kB) the per-CPU allocator's own count of free
+#               bytes in its chunks, a unit's worth (/sys/kernel/debug/
+#               percpu_stats, CONFIG_PERCPU_STATS): exact to its 4-byte
+#               granule, where Percpu counts populated pages; with
+#               pcpu_chunks, its number of chunks (a new chunk adds free
+#               bytes), and pcpu_units, the possible CPUs (each byte is
+#               allocated once a unit). Not printed without the file.
 # With zsmalloc and zram built as modules (the "mods" flavour), it first
 # loads them, and reads the counters around that as the setup "load".
 # Prints, per setup and run,
@@ -37,6 +46,7 @@
 #     slab_)
 #     memfree_kb_before= memfree_kb_after= memavail_kb_before= ...after=
 #     offline_cpus= percpu_kb_offline= ... free_kb_offline= (and _online)
+#     cycled_cpus= percpu_kb_cycled= ... slab_kb_cycled=
 . "$(dirname "$0")/lib.sh"
 
 CONFS=$(echo "${HARNESS_MEMCONF:-${HARNESS_ALGOS:-zstd,lz4}}" | tr ',' ' ')
@@ -71,6 +81,21 @@ slab_kb() {
 		END { printf "%d\n", b / 1024 }' dump="${HARNESS_SLABDUMP:-}"
 }
 
+# pcpu_stats SUFFIX: the per-CPU allocator's free bytes and chunks, and
+# the units, as pcpu_free_b_SUFFIX= pcpu_chunks_SUFFIX= pcpu_units= words;
+# nothing without CONFIG_PERCPU_STATS (or debugfs).
+pcpu_stats() {
+	[ -r /sys/kernel/debug/percpu_stats ] || return 0
+	units=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+		u += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print u }' \
+		/sys/devices/system/cpu/possible)
+	awk -v s="$1" -v u="$units" '
+		$1 == "nr_chunks" && $2 == ":" { c = $3 }
+		$1 == "free_bytes" && $2 == ":" { f += $3 }
+		END { printf "pcpu_free_b_%s=%d pcpu_chunks_%s=%d pcpu_units=%d ", s, f, s, c, u }' \
+		/sys/kernel/debug/percpu_stats
+}
+
 # snap SUFFIX [slab]: the counters, as KEY_kb_SUFFIX=VALUE words; with
 # "slab", the slab objects too (slow: every cache is shrunk).
 snap() {
@@ -86,7 +111,7 @@ snap() {
 	sl=""
 	[ "$2" = slab ] && [ -r /sys/kernel/slab/kmalloc-4k/objects ] &&
 		sl="slab_kb_$1=$(slab_kb) "
-	echo "${sl}percpu_kb_$1=$(meminfo_kb Percpu) vmalloc_kb_$1=$(meminfo_kb VmallocUsed)" \
+	echo "${sl}$(pcpu_stats "$1")percpu_kb_$1=$(meminfo_kb Percpu) vmalloc_kb_$1=$(meminfo_kb VmallocUsed)" \
 		"sunreclaim_kb_$1=$(meminfo_kb SUnreclaim) free_kb_$1=$(free_kb)" \
 		"memfree_kb_$1=$(meminfo_kb MemFree) memavail_kb_$1=$(meminfo_kb MemAvailable)"
 }
@@ -118,6 +143,14 @@ setup() {
 upper_half() { seq $((cpus - cpus / 2)) $((cpus - 1)); }
 cpus_online() {
 	for c in $(upper_half); do
+		f=/sys/devices/system/cpu/cpu$c/online
+		[ -w "$f" ] && echo "$1" > "$f"
+	done
+}
+# secondary_online 0|1: offline (0) or online (1) every CPU but CPU 0, the
+# last first, as a suspend to RAM takes them down.
+secondary_online() {
+	for c in $(seq $((cpus - 1)) -1 1); do
 		f=/sys/devices/system/cpu/cpu$c/online
 		[ -w "$f" ] && echo "$1" > "$f"
 	done
@@ -169,6 +202,12 @@ for conf in $CONFS; do
 			cpus_online 1
 			settle
 			off="$off $(snap online)"
+			secondary_online 0
+			settle
+			down=$(nproc)
+			secondary_online 1
+			settle
+			off="$off cycled_cpus=$((cpus - down)) $(snap cycled slab)"
 		fi
 		echo "BENCH-ZRAM-MEM algo=$conf cpus=$cpus run=$run workload=mem $before $after $off"
 		if [ "$(nproc)" != "$cpus" ]; then

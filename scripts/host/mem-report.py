@@ -7,10 +7,15 @@ Markdown table and a JSON file: per setup (algorithm, level, recompression
 algorithm), vCPU count and kernel, what "disksize" took (the growth of
 Percpu, VmallocUsed, the slab objects in use and SUnreclaim; "allocated",
 the first three added up, to the object; and the drop of the free pages,
-buddy and per-CPU lists together: every page taken), and what came back
-when half of the CPUs went offline; then each kernel against base,
-Student's t at 95% (scripts/host/ttest.py) over every setup run of every
-boot, on "allocated" where every run has it, else on the pages taken.
+buddy and per-CPU lists together: every page taken), what came back
+when half of the CPUs went offline, and what an offline/online cycle of
+every CPU but CPU 0 (a suspend to RAM's) left allocated; then each
+kernel against base, Student's t at 95% (scripts/host/ttest.py) over the
+boots (each boot's mean of its runs: runs in one boot repeat each other,
+boots differ in their random seed), on "allocated" where every run has
+it, else on the pages taken. Percpu is the per-CPU allocator's own count
+(CONFIG_PERCPU_STATS: bytes, times the units) where the boot has it,
+else /proc/meminfo's, which counts populated pages.
 
 Usage: mem-report.py --run base=DIR [--run patched=DIR ...] --command CMD
        --base-text TEXT --project TEXT --out-md FILE --out-json FILE
@@ -60,22 +65,46 @@ def parse_run(kernel, path, warnings):
         for c in COUNTERS:
             r[c] = r["%s_kb_after" % c] - r["%s_kb_before" % c]
         r["counted"] = sum(r[c] for c in COUNTERS)
+        exact = pcpu_exact(r, "before", "after")
+        if exact is not None:
+            r["percpu_exact"] = exact
+        pcpu = r.get("percpu_exact", r["percpu"])
         if "slab_kb_before" in r and "slab_kb_after" in r:
             r["slab"] = r["slab_kb_after"] - r["slab_kb_before"]
-            r["allocated"] = r["percpu"] + r["vmalloc"] + r["slab"]
+            r["allocated"] = pcpu + r["vmalloc"] + r["slab"]
             # At module load, VmallocUsed is the modules' own mappings
             # (code and data), not memory they allocate: "data" leaves it
             # out.
-            r["data"] = r["percpu"] + r["slab"]
+            r["data"] = pcpu + r["slab"]
         r["taken"] = r["free_kb_before"] - r["free_kb_after"]
         r["other"] = r["taken"] - r["counted"]
         if r.get("offline_cpus") and "free_kb_offline" in r:
             r["back"] = r["free_kb_offline"] - r["free_kb_after"]
             r["back_counted"] = sum(r["%s_kb_after" % c] - r["%s_kb_offline" % c] for c in COUNTERS)
             r["back_vmalloc"] = r["vmalloc_kb_after"] - r["vmalloc_kb_offline"]
+        # What a cycle of every secondary CPU left allocated, against
+        # right after disksize: the same counters as "allocated".
+        if "vmalloc_kb_cycled" in r and "slab_kb_cycled" in r and "slab" in r:
+            cyc = pcpu_exact(r, "after", "cycled")
+            if cyc is None:
+                cyc = r["percpu_kb_cycled"] - r["percpu_kb_after"]
+            r["kept"] = (cyc + r["vmalloc_kb_cycled"] - r["vmalloc_kb_after"]
+                         + r["slab_kb_cycled"] - r["slab_kb_after"])
         r["boot"] = shown
         recs.append(r)
     return recs, info
+
+
+def pcpu_exact(r, a, b):
+    """kB the per-CPU allocator handed out between snapshots A and B, from
+    its own free-byte count; None without it, or if a chunk came or went
+    (which moves the free bytes by a chunk)."""
+    keys = ("pcpu_free_b_" + a, "pcpu_free_b_" + b, "pcpu_chunks_" + a, "pcpu_chunks_" + b)
+    if not all(k in r for k in keys) or not r.get("pcpu_units"):
+        return None
+    if r[keys[2]] != r[keys[3]]:
+        return None
+    return (r[keys[0]] - r[keys[1]]) * r["pcpu_units"] / 1024.0
 
 
 def mean_sd(xs):
@@ -104,7 +133,7 @@ def verdict(diff, ci):
         return "below base"
     if diff - ci > 0:
         return "**above base**"
-    return "**not below base** (no difference proven)"
+    return "not proven"
 
 
 def main():
@@ -124,11 +153,9 @@ def main():
         if kernel not in kernels:
             kernels.append(kernel)
         rs, info = parse_run(kernel, path, warnings)
-        # Boots in virtual time repeat each other's allocations to the kB:
-        # a record whose allocation counters (Percpu, VmallocUsed, slab,
-        # before and after) another boot of the kernel already gave is no
-        # new sample of them, and is counted once (its free pages, which
-        # do differ, with it).
+        # Boots in virtual time may repeat each other's allocations to the
+        # kB: each boot is one sample all the same (its spread is what the
+        # boots give), and the report says how many repeated another's.
         for r in rs:
             key = (kernel, r["algo"], r["cpus"], r["run"],
                    tuple(r.get("%s_kb_%s" % (c, w)) for c in ("percpu", "vmalloc", "slab")
@@ -136,9 +163,8 @@ def main():
             if key in seen:
                 dups += 1
                 repeated.add((kernel, r["algo"], r["cpus"]))
-            else:
-                seen.add(key)
-                recs.append(r)
+            seen.add(key)
+            recs.append(r)
         if rs and info.get("accel"):
             accels.add(info["accel"])
         if info and kernel not in infos:
@@ -152,8 +178,12 @@ def main():
     cpus_list = sorted({r["cpus"] for r in recs})
 
     def sample(kernel, setup, cpus, key):
-        return [r[key] for r in recs if r["kernel"] == kernel and r["algo"] == setup
-                and r["cpus"] == cpus and key in r]
+        """One figure a boot: the mean of its runs."""
+        boots = {}
+        for r in recs:
+            if r["kernel"] == kernel and r["algo"] == setup and r["cpus"] == cpus and key in r:
+                boots.setdefault(r["boot"], []).append(r[key])
+        return [statistics.fmean(v) for v in boots.values()]
 
     out = []
     w = out.append
@@ -180,11 +210,13 @@ def main():
     w("")
     if dups:
         w("%d records repeated another boot's of the same kernel in every allocation"
-          " counter (Percpu, VmallocUsed and slab, before and after: boots in virtual time"
-          " allocate alike), and are counted once: n is the records that differ." % dups)
+          " counter (Percpu, VmallocUsed and slab, before and after): boots in virtual time"
+          " may allocate alike, and then their spread is zero." % dups)
         w("")
-    w("Columns, growth across `disksize` in kB, mean ± standard deviation over every run"
-      " (runs per boot × boots): Percpu, VmallocUsed (contexts and buffers, and zram's slot"
+    w("Columns, growth across `disksize` in kB, mean ± standard deviation over the boots"
+      " (n; each boot's figure the mean of its runs): Percpu (the per-CPU allocator's own"
+      " count of bytes, times its units, where the kernel has CONFIG_PERCPU_STATS; else"
+      " populated pages), VmallocUsed (contexts and buffers, and zram's slot"
       " table, the same on every kernel), slab: the bytes of the slab objects in use (every"
       " cache shrunk before it is counted, so that the count is exact: what was kmalloc'ed);"
       " **allocated**: the three added up, what the kernel handed out, to the object;"
@@ -192,23 +224,26 @@ def main():
       " drop of the free pages (buddy and per-CPU lists, /proc/zoneinfo), every page taken,"
       " pages taken straight from the page allocator included, with the noise of everything"
       " else the guest does meanwhile. Offline: what came back when the upper half of the"
-      " CPUs went offline, in VmallocUsed (exact) and in free pages.")
+      " CPUs went offline, in VmallocUsed (exact) and in free pages. Kept: what an offline and"
+      " online of every CPU but CPU 0 (as a suspend to RAM does) left allocated, against"
+      " right after `disksize`, counted as allocated is (0: the device has what it had).")
     w("")
     w("| Setup | vCPUs | Kernel | n | Percpu | VmallocUsed | slab | **allocated** | SUnreclaim | taken"
-      " | offline: VmallocUsed back | offline: free pages back |")
-    w("| --- | --: | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |")
+      " | offline: VmallocUsed back | offline: free pages back | cycle: kept |")
+    w("| --- | --: | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |")
     for s in setups:
         for cpus in cpus_list:
             for k in kernels:
                 t = sample(k, s, cpus, "taken")
                 if not t:
                     continue
-                w("| `%s` | %d | %s | %d | %s | %s | %s | **%s** | %s | %s | %s | %s |" % (
-                    s, cpus, k, len(t), mean_sd(sample(k, s, cpus, "percpu")),
+                pc = sample(k, s, cpus, "percpu_exact") or sample(k, s, cpus, "percpu")
+                w("| `%s` | %d | %s | %d | %s | %s | %s | **%s** | %s | %s | %s | %s | %s |" % (
+                    s, cpus, k, len(t), mean_sd(pc),
                     mean_sd(sample(k, s, cpus, "vmalloc")), mean_sd(sample(k, s, cpus, "slab")),
                     mean_sd(sample(k, s, cpus, "allocated")), mean_sd(sample(k, s, cpus, "sunreclaim")),
                     mean_sd(t), mean_sd(sample(k, s, cpus, "back_vmalloc")),
-                    mean_sd(sample(k, s, cpus, "back"))))
+                    mean_sd(sample(k, s, cpus, "back")), mean_sd(sample(k, s, cpus, "kept"))))
     w("")
 
     def measure(k, s, cpus):
