@@ -122,7 +122,12 @@ fi
 echo "swap: workload $work_mb MiB ($((work_mb * 100 / limit_mb))% of $limit_mb MiB), $PASSES passes"
 
 set_algo
-echo $((work_mb * 2))M > "$sys/disksize" || { fail "swap: set disksize"; exit 1; }
+# Four times the workload: the workload's pages, the rest of the guest
+# that reclaim pushes out too (the initramfs on tmpfs), and the slots that
+# swapped-in pages keep in the swap cache. Twice was filled once, when a
+# loaded host slowed the guest (74,298 pages out instead of about 42,000),
+# and the OOM killer took swapverify. Only stored pages take memory.
+echo $((work_mb * 4))M > "$sys/disksize" || { fail "swap: set disksize"; exit 1; }
 mkswap "/dev/$DEV" > /dev/null || { fail "swap: mkswap"; exit 1; }
 # As zram-generator and Android do: no swap readahead on zram.
 echo 0 > /proc/sys/vm/page-cluster
