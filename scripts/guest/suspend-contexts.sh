@@ -1,7 +1,8 @@
 #!/bin/sh
 # A zram device keeps as many read contexts after CPUs go offline and come
 # back as it had before: after a sysfs offline/online cycle of every
-# secondary CPU, and after a suspend to RAM that stops at its "core" test
+# secondary CPU, and (the device set up again, so that each check stands
+# alone) after a suspend to RAM that stops at its "core" test
 # point (/sys/power/pm_test: the devices suspend, freeze_secondary_cpus()
 # takes the secondary CPUs down, then everything resumes), which is what
 # a phone's or a laptop's suspend does to the CPUs.
@@ -56,6 +57,16 @@ if [ ! -w /sys/power/pm_test ] || ! grep -qw mem /sys/power/state 2>/dev/null; t
 elif ! grep -qw deep /sys/power/mem_sleep 2>/dev/null; then
 	skip "suspend: read contexts after a suspend # SKIP no 'deep' in /sys/power/mem_sleep: s2idle keeps the CPUs online"
 else
+	# A device set up anew (its contexts made again), so that what the
+	# cycle above left cannot decide this check.
+	if ! { echo 1 > "$sys/reset" && echo zstd > "$sys/comp_algorithm" &&
+		echo 16M > "$sys/disksize"; }; then
+		fail "suspend: zram$dev with zstd, set up again"
+		cleanup
+		exit 1
+	fi
+	n0=$(dctx)
+	echo "suspend: zram$dev set up again: $n0 zstd decompression contexts"
 	echo deep > /sys/power/mem_sleep
 	echo core > /sys/power/pm_test
 	[ -w /sys/module/suspend/parameters/pm_test_delay ] &&
