@@ -145,7 +145,8 @@ swapin_all() {
 command -v fio > /dev/null || { fail "bench-latency: fio is missing (boot with FIO=1)"; exit 1; }
 echo "bench-latency: kernel $(uname -r), $cpus CPUs, algorithms $ALGOS, tools $TOOLS," \
 	"scenarios $SCENARIOS, seeds $((SEED0 + 1))..$((SEED0 + RUNS)), rate $RATE/s, $SECS s," \
-	"$WRITERS writers per CPU, preempt $(cat /sys/kernel/debug/sched/preempt 2>/dev/null)"
+	"$WRITERS writers per CPU, preempt $(cat /sys/kernel/debug/sched/preempt 2>/dev/null ||
+		uname -v | grep -o PREEMPT_RT)"
 for algo in $ALGOS; do
 	for tool in $TOOLS; do
 		case $tool in

@@ -10,12 +10,15 @@
 # rmutex nctx" (bench-trees.sh: mid is the shared-stream kernel of the 6.12
 # series; stock 7.3 is one; rmutex the series with a per-CPU read stream
 # behind a mutex; nctx the series with reads that take no context where
-# decompression needs no state and the object lies in one page). For each CPU count of BENCH_CPUS and preemption model of
-# PREEMPTS, BOOTS boots per kernel (seeds differ per boot: spread from
-# boots), each running every algorithm of ALGOS, RUNS seeds.
+# decompression needs no state and the object lies in one page). For each
+# CPU count of BENCH_CPUS and preemption model of PREEMPTS, BOOTS boots per
+# kernel (seeds differ per boot: spread from boots), each running every
+# algorithm of ALGOS, RUNS seeds. The models full, voluntary and none boot
+# the "vm" flavour with preempt=MODEL; rt boots the "rtbench" flavour
+# (PREEMPT_RT, configs/rtbench.config), labelled harness.preempt=rt.
 #
 # Environment: KERNELS, BENCH_CPUS ("1 2"), PREEMPTS ("full"; also none,
-#   voluntary), ALGOS ("lzo-rle lzo lz4 zstd:3 zstd:12"), BOOTS (2), RUNS
+#   voluntary, rt), ALGOS ("lzo-rle lzo lz4 zstd:3 zstd:12"), BOOTS (2), RUNS
 #   (2 seeds a boot), RATE (500 reads a second), DURATION (s a measurement, 1),
 #   WRITERS (2 per CPU), TOOLS ("ratereader swapin"), PAR (2 guests at a
 #   time), TIMEOUT (s a boot, 5400), ONLY=report (only the report, from the
@@ -26,7 +29,6 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/host/bench-trees.sh"
 
-FLAVOUR=vm
 if [ "$BASE" = 6.12 ]; then
 	KERNELS=${KERNELS:-base mid patched rmutex}
 	suffix=""
@@ -47,8 +49,17 @@ PAR=${PAR:-2}
 ONLY=${ONLY:-}
 case $ONLY in '' | report) ;; *) die "ONLY must be report or unset, not '$ONLY'" ;; esac
 for p in $PREEMPTS; do
-	case $p in full | voluntary | none) ;; *) die "PREEMPTS: full, voluntary or none, not '$p'" ;; esac
+	case $p in full | voluntary | none | rt) ;; *) die "PREEMPTS: full, voluntary, none or rt, not '$p'" ;; esac
 done
+# flavour MODEL: the kernel flavour that runs preemption model MODEL.
+flavour() {
+	if [ "$1" = rt ]; then echo rtbench; else echo vm; fi
+}
+# model_param MODEL: the boot parameter that sets (or, for rt, names) MODEL.
+model_param() {
+	if [ "$1" = rt ]; then echo harness.preempt=rt; else echo "preempt=$1"; fi
+}
+flavours=$(for p in $PREEMPTS; do flavour "$p"; done | sort -u)
 results=$TOP/bench/results
 [ -z "${TAG:-}" ] || suffix=$suffix-$TAG
 case ${TAG:-} in *[!a-z0-9-]*) die "TAG: lower-case letters, digits and '-' only" ;; esac
@@ -56,8 +67,10 @@ case ${TAG:-} in *[!a-z0-9-]*) die "TAG: lower-case letters, digits and '-' only
 if [ "$ONLY" != report ]; then
 	bench_trees "$KERNELS"
 	for tree in $KERNELS; do
-		sh "$TOP/scripts/host/kernel.sh" "$tree" "$FLAVOUR"
-		sh "$TOP/scripts/host/initramfs.sh" "$tree" "$FLAVOUR"
+		for f in $flavours; do
+			sh "$TOP/scripts/host/kernel.sh" "$tree" "$f"
+			sh "$TOP/scripts/host/initramfs.sh" "$tree" "$f"
+		done
 	done
 fi
 
@@ -69,11 +82,12 @@ nrun=0
 # PAR at a time, into OUT/bench-latency-CPUScpu-PREEMPT-bB.
 boot() {
 	name=bench-latency-$2cpu-$3-b$4
-	runs="$runs $1=$(out_dir "$1" "$FLAVOUR")/$name"
+	fl=$(flavour "$3")
+	runs="$runs $1=$(out_dir "$1" "$fl")/$name"
 	[ "$ONLY" = report ] && return 0
 	(CPUS=$2 MEM=1024 FIO=1 ACCEL=auto ICOUNT=1 SEED=$4 RUN=$name TIMEOUT=${TIMEOUT:-5400} \
-		APPEND="preempt=$3 $params harness.seed0=$((($4 - 1) * RUNS)) ${APPEND:-}" \
-		sh "$TOP/scripts/host/vm.sh" "$1" "$FLAVOUR" bench-latency > "$WORK/bench-latency.$1.$name.log" 2>&1 ||
+		APPEND="$(model_param "$3") $params harness.seed0=$((($4 - 1) * RUNS)) ${APPEND:-}" \
+		sh "$TOP/scripts/host/vm.sh" "$1" "$fl" bench-latency > "$WORK/bench-latency.$1.$name.log" 2>&1 ||
 		echo "$1/$name (log: $WORK/bench-latency.$1.$name.log)" >> "$failed") &
 	say "bench: $1 $name started ($WORK/bench-latency.$1.$name.log)"
 	nrun=$((nrun + 1))
