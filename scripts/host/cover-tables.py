@@ -15,7 +15,15 @@ The "@@" lines stay in cover-letter.txt; the export (tree.sh) drops them
 from the letter that is sent. The first names a results file
 (DIR/NAME.json) and what to take from it; "allow" (optional) names the
 paths that may differ between the tree the file measured and the series'
-tree, and says why they cannot change the figures.
+tree, and says why they cannot change the figures. The files and what
+the first line selects:
+
+    latency-due*   tool=, scenario=, cpus=, preempt= (full), metric= (p99,
+                   p50, p99.9, max, rate, write): a row per algorithm, a
+                   column per kernel (latency-report.py)
+    zram-memory*   window= (disksize, or load+disksize), kernel=
+                   (patched): a row per setup, a column per vCPU count,
+                   the difference from base and its verdict (mem-report.py)
 
 render  writes each table from its file.
 check   fails (exit 1, one line each) when a table differs from what render
@@ -33,6 +41,7 @@ from the base (null: deleted). "manifest" writes it for TREEISH.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -130,7 +139,45 @@ def render_latency_due(doc, spec):
     return out
 
 
-RENDERERS = {"latency-due/1": render_latency_due}
+def render_zram_memory(doc, spec):
+    """What a window allocated against base: a row per setup, a column
+    per vCPU count, each cell the difference with its 95 % half-width and
+    the verdict."""
+    window = spec.get("window", "disksize")
+    kernel = spec.get("kernel", "patched")
+    rows = [v for v in doc["verdicts"] if v["window"] == window and v["kernel"] == kernel
+            and v["setup"] != "load"]
+    if not rows:
+        raise ValueError("%s: no verdicts for window %s, kernel %s" % (spec["file"], window, kernel))
+    setups, cpus = [], []
+    for v in rows:
+        if v["setup"] not in setups:
+            setups.append(v["setup"])
+        if v["cpus"] not in cpus:
+            cpus.append(v["cpus"])
+    cpus.sort()
+    width = 27
+    out = ["  %-10s" % "" + "".join("%-*s" % (width, "%d vCPUs" % c) for c in cpus).rstrip()]
+    for s in setups:
+        cells = []
+        for c in cpus:
+            v = next((x for x in rows if x["setup"] == s and x["cpus"] == c), None)
+            if v is None:
+                cells.append("%-*s" % (width, "-"))
+                continue
+            m = re.match(r"([+-]?\d+) ± (\d+) kB", v["against"])
+            if not m:
+                raise ValueError("%s: cannot read %r" % (spec["file"], v["against"]))
+            verdict = v["verdict"].strip("*")
+            cells.append("%-*s" % (width, "%6s +/- %-5s %s" % (m.group(1), m.group(2), verdict)))
+        out.append("  %-10s" % s + "".join(cells).rstrip())
+    boots = sorted({r["boot"] for r in doc["records"] if r["kernel"] == kernel})
+    out.append("  (KiB against base, %d boots of each kernel; patched tree %s)" % (
+        len(boots) // max(1, len(cpus)), ", ".join(doc["kernels"][kernel]["tree_ids"])))
+    return out
+
+
+RENDERERS = {"latency-due/1": render_latency_due, "zram-memory/1": render_zram_memory}
 
 
 def load(results, name):

@@ -146,7 +146,7 @@ def main():
     ap.add_argument("--out-json", required=True)
     a = ap.parse_args()
 
-    warnings, recs, kernels, infos, accels = [], [], [], {}, set()
+    warnings, recs, kernels, infos, accels, tree_ids = [], [], [], {}, set(), {}
     seen, dups, repeated = set(), 0, set()
     for spec in a.run:
         kernel, _, path = spec.partition("=")
@@ -169,6 +169,10 @@ def main():
             accels.add(info["accel"])
         if info and kernel not in infos:
             infos[kernel] = info
+        if info:
+            ids = tree_ids.setdefault(kernel, {"built": set(), "tree_ids": set()})
+            ids["built"].add(info.get("built", "?"))
+            ids["tree_ids"].add(info.get("tree_id", "?")[:12])
     if not recs:
         sys.exit("mem-report: no BENCH-ZRAM-MEM records in %s" % ", ".join(a.run))
     setups = []
@@ -343,8 +347,10 @@ def main():
     with open(a.out_md, "w") as f:
         f.write("\n".join(out))
     with open(a.out_json, "w") as f:
-        json.dump({"command": a.command, "project": a.project, "base": a.base_text,
-                   "kernels": {k: infos.get(k, {}).get("built") for k in kernels},
+        json.dump({"format": "zram-memory/1", "command": a.command, "project": a.project,
+                   "base": a.base_text,
+                   "kernels": {k: {x: sorted(v) for x, v in tree_ids.get(k, {}).items()}
+                               for k in kernels},
                    "verdicts": verdicts, "records": recs, "warnings": warnings}, f, indent=1)
         f.write("\n")
     sys.stdout.write("\n".join(out))
