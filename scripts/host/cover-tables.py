@@ -156,8 +156,8 @@ def render_zram_memory(doc, spec):
         if v["cpus"] not in cpus:
             cpus.append(v["cpus"])
     cpus.sort()
-    width = 27
-    out = ["  %-10s" % "" + "".join("%-*s" % (width, "%d vCPUs" % c) for c in cpus).rstrip()]
+    width = 30
+    out = ["  %-10s" % "" + "".join("%-*s" % (width, "%8d vCPUs" % c) for c in cpus).rstrip()]
     for s in setups:
         cells = []
         for c in cpus:
@@ -169,7 +169,7 @@ def render_zram_memory(doc, spec):
             if not m:
                 raise ValueError("%s: cannot read %r" % (spec["file"], v["against"]))
             verdict = v["verdict"].strip("*")
-            cells.append("%-*s" % (width, "%6s +/- %-5s %s" % (m.group(1), m.group(2), verdict)))
+            cells.append("%-*s" % (width, "%7s +/- %-5s %s" % (m.group(1), m.group(2), verdict)))
         out.append("  %-10s" % s + "".join(cells).rstrip())
     boots = sorted({r["boot"] for r in doc["records"] if r["kernel"] == kernel})
     out.append("  (KiB against base, %d boots of each kernel; patched tree %s)" % (
