@@ -24,6 +24,8 @@ the first line selects:
     zram-memory*   window= (disksize, or load+disksize), kernel=
                    (patched): a row per setup, a column per vCPU count,
                    the difference from base and its verdict (mem-report.py)
+    zsmalloc-api   nothing: the object API's loop, its phases and the API
+                   by itself, base against patched (zsbench-report.py)
 
 render  writes each table from its file.
 check   fails (exit 1, one line each) when a table differs from what render
@@ -177,7 +179,28 @@ def render_zram_memory(doc, spec):
     return out
 
 
-RENDERERS = {"latency-due/1": render_latency_due, "zram-memory/1": render_zram_memory}
+def render_zsmalloc_api(doc, spec):
+    """The object API against zs_map_object(): the loop, its phases and
+    the API by itself, base and patched means and the difference."""
+    def pct(t):
+        return "%+.2f%% +/- %.3f%%" % (t["pct"], t["pct_ci"])
+    out = ["  %-22s%16s%18s%21s" % ("", "base (map/unmap)", "patched (new API)", "difference")]
+    for key, label in (("total", "read + write loop"), ("read", "  read phase"),
+                       ("write", "  write phase")):
+        t = doc["ttest"][key]
+        out.append("  %-22s%16s%18s%21s" % (label, "{:,.0f}".format(t["x"]["mean"]),
+                                             "{:,.0f}".format(t["y"]["mean"]), pct(t)))
+    o = doc["overhead"]["total"]
+    out.append("  %-22s%16s%18s%21s" % ("the API itself", "{:,.0f}".format(o["base_api"]),
+                                         "{:,.0f}".format(o["patched_api"]), pct(o)))
+    out.append("  (the API: each run minus the same loop over kmalloc() buffers;")
+    out.append("  means of %d runs, instructions; patched tree %s)" % (
+        doc["ttest"]["total"]["y"]["n"], ", ".join(doc["kernels"]["patched"]["tree_ids"])))
+    return out
+
+
+RENDERERS = {"latency-due/1": render_latency_due, "zram-memory/1": render_zram_memory,
+             "zsmalloc-api/1": render_zsmalloc_api}
 
 
 def load(results, name):

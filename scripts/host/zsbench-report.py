@@ -296,7 +296,13 @@ def main(argv=None):
     for msg in warnings:
         print("zsbench-report: warning: %s" % msg, file=sys.stderr)
 
+    kernels = {}
+    for name, version in (("base", args.base_version), ("patched", args.patched_version)):
+        m = re.search(r"-harness-([0-9a-f]{12})", version)
+        kernels[name] = {"tree_ids": [m.group(1) if m else "?"]}
     data = {
+        "format": "zsmalloc-api/1",
+        "kernels": kernels,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "command": args.command,
         "unit": "guest instructions (ns of guest time under QEMU -icount shift=0)",
