@@ -184,14 +184,14 @@ def render_zsmalloc_api(doc, spec):
     the API by itself, base and patched means and the difference."""
     def pct(t):
         return "%+.2f%% +/- %.3f%%" % (t["pct"], t["pct_ci"])
-    out = ["  %-22s%16s%18s%21s" % ("", "base (map/unmap)", "patched (new API)", "difference")]
+    out = ["  %-20s%18s%19s%21s" % ("", "base (map/unmap)", "patched (new API)", "difference")]
     for key, label in (("total", "read + write loop"), ("read", "  read phase"),
                        ("write", "  write phase")):
         t = doc["ttest"][key]
-        out.append("  %-22s%16s%18s%21s" % (label, "{:,.0f}".format(t["x"]["mean"]),
+        out.append("  %-20s%18s%19s%21s" % (label, "{:,.0f}".format(t["x"]["mean"]),
                                              "{:,.0f}".format(t["y"]["mean"]), pct(t)))
     o = doc["overhead"]["total"]
-    out.append("  %-22s%16s%18s%21s" % ("the API itself", "{:,.0f}".format(o["base_api"]),
+    out.append("  %-20s%18s%19s%21s" % ("the API itself", "{:,.0f}".format(o["base_api"]),
                                          "{:,.0f}".format(o["patched_api"]), pct(o)))
     out.append("  (the API: each run minus the same loop over kmalloc() buffers;")
     out.append("  means of %d runs, instructions; patched tree %s)" % (
