@@ -116,9 +116,8 @@ def render_latency_due(doc, spec):
     beside = {"alone": "alone", "writers": "with writers",
               "foreground": "with writers, reader at nice -10"}[sel["scenario"]]
     cpus = int(sel["cpus"])
-    where = "%d vCPU%s, %s%s" % (cpus, "" if cpus == 1 else "s",
-                                  "" if sel["preempt"] == "full" else "preempt=" + sel["preempt"] + ", ",
-                                  beside)
+    model = {"full": "", "rt": "PREEMPT_RT, "}.get(sel["preempt"], "preempt=%s, " % sel["preempt"])
+    where = "%d vCPU%s, %s%s" % (cpus, "" if cpus == 1 else "s", model, beside)
     if metric == "write":
         out = ["  writers' MiB/s beside %ss, %s:" % (what, where)]
     elif metric == "rate":
